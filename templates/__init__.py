@@ -1,0 +1,1 @@
+"""bianpai.templates"""

@@ -1,0 +1,1 @@
+"""Regulation presets (YAML), one file per seed event."""

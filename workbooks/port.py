@@ -1,0 +1,103 @@
+"""The workbook as a store: one small protocol that every front implements.
+
+Commands in ``bianpai.addin`` read everything they need through a :class:`WorkbookPort`, compute,
+and then write once. The protocol is deliberately low level (grids of cell values plus a format
+description) so that each adapter stays thin:
+
+* :class:`bianpai.workbooks.openpyxl_port.OpenpyxlPort` — a closed .xlsx/.xlsm file (CLI, WPS users);
+  writes atomically and keeps a backup.
+* ``bianpai.workbooks.xlwings_port.XlwingsPort`` — an ``xw.Book`` (desktop COM, remote/Server, Lite).
+  The remote engine does not see its own writes, hence "read all, compute, write once".
+
+Cell values crossing the port are plain Python: ``None`` for empty, ``str``, ``int``, ``float``,
+``bool``, ``datetime.datetime`` / ``datetime.date``. ``Decimal`` is allowed on writes (adapters
+convert it to float for storage; the number format shows 2 places).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+Grid = list[list[Any]]
+
+
+class ColumnFormat(BaseModel):
+    """Format of one column of a written sheet (0-based ``index`` from the sheet's first column)."""
+
+    index: int
+    width: float | None = None
+    number_format: str | None = None
+    # A dropdown list for the data rows below the header (None: no validation).
+    choices: list[str] | None = None
+    # Rows below the header that the validation covers (typed sheets leave room to add rows).
+    validation_rows: int = 500
+    wrap: bool = False
+
+
+class PrintSetup(BaseModel):
+    """A4 print setup of a sheet."""
+
+    landscape: bool = False
+    fit_width: bool = True
+    repeat_header: bool = True
+
+
+class SheetFormat(BaseModel):
+    """How a written sheet looks. ``header_row`` is the 1-based row of the column headers."""
+
+    header_row: int = 1
+    title_rows: int = 0
+    columns: list[ColumnFormat] = Field(default_factory=list)
+    freeze: str | None = "A2"  # top-left cell left unfrozen, e.g. "A2" freezes row 1
+    bold_header: bool = True
+    header_fill: str | None = "#DDEBF7"
+    print_setup: PrintSetup | None = None
+    table_name: str | None = None  # make the data an Excel table (ListObject) of that name
+    hidden: bool = False
+    text_columns: list[int] = Field(default_factory=list)  # columns stored as text ("@")
+
+
+@runtime_checkable
+class WorkbookPort(Protocol):
+    """What a command needs of a workbook.
+
+    Errors: adapters raise ``bianpai.engines.errors.BianpaiError`` subclasses with a Chinese and
+    English message (e.g. a missing sheet is ``InputError`` naming the sheet).
+    """
+
+    @property
+    def name(self) -> str:
+        """The workbook's file or book name (for messages and the log)."""
+
+    def sheet_names(self) -> list[str]:
+        """Names of all sheets, in order (hidden ones included)."""
+
+    def read_values(self, sheet: str) -> Grid:
+        """The used range of ``sheet`` from A1 as rows of values (``None`` for empty cells).
+
+        Trailing empty rows and columns may be trimmed. Raises ``InputError`` when ``sheet`` is
+        missing.
+        """
+
+    def write_sheet(self, sheet: str, values: Grid, fmt: SheetFormat | None = None,
+                    *, position: int | None = None) -> None:
+        """Replace the whole content of ``sheet`` (created when missing) with ``values`` from A1.
+
+        Strings beginning with ``=``, ``+``, ``-`` or ``@`` are written as text, never as formulas.
+        ``position`` is the 0-based sheet index for a newly created sheet (end when None).
+        """
+
+    def append_rows(self, sheet: str, rows: Grid, *, start_row: int) -> None:
+        """Write ``rows`` into ``sheet`` starting at 1-based ``start_row``, column A, touching no
+        other cell (used to add blank entry rows to a typed sheet without rewriting it)."""
+
+    def delete_sheet(self, sheet: str) -> None:
+        """Remove ``sheet`` if it exists."""
+
+    def notify(self, message: str) -> None:
+        """Show ``message`` to the user (a dialog in Excel, stderr on the command line)."""
+
+    def save(self) -> None:
+        """Commit every write made through this port (atomic for files; actions for remote)."""
