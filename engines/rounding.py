@@ -22,10 +22,12 @@ def to_decimal(value) -> Decimal:
         return value
     if value is None or isinstance(value, bool):
         raise ValueError(f"not a number: {value!r}")
-    if isinstance(value, float):
-        if value != value:
-            raise ValueError("NaN is not a number")
-        return Decimal(repr(value))
+    if isinstance(value, float):  # includes numpy.float64
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"not a finite number: {value!r}")
+        return Decimal(repr(float(value)))
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalars
+        return to_decimal(value.item())
     try:
         d = Decimal(str(value).strip())
     except InvalidOperation as exc:

@@ -1,0 +1,261 @@
+"""Standings with a named tie-break chain and an explanation of every rank.
+
+A standing is computed from per-round results (one row per entrant and round) by an ordered
+chain of named criteria, the first being the main score (场分, VP, points …). Entrants equal on
+every criterion so far are separated by the next one; a group-dependent criterion such as
+head-to-head is computed among the entrants still tied at that point (a mini-table of all of
+them), the others over the whole event. The last criterion may be seeded lots (抽签), which
+always separates.
+
+Each entrant gets a 说明 text saying which criterion separated it from the next-ranked entrant,
+with both values, so an organizer can read every rank off the sheet.
+
+Criteria live in :data:`CRITERIA`, a registry other engines extend with :func:`register`.
+Sources: 深圳掼蛋规程 十三; 《竞技掼蛋竞赛规则》第四十九条（一）; FIDE C.07 (direct encounter).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Callable, Iterable
+
+import pandas as pd
+
+from bianpai.engines.errors import RuleError
+from bianpai.engines.rounding import q2, to_decimal
+
+Values = dict[int, Decimal | None]
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """A named ranking criterion. Higher values rank first unless ``descending`` is False.
+
+    ``compute(members, results, ctx)`` returns a value per member (``None`` when it cannot be
+    computed, e.g. head-to-head among entrants that have not all met; ``None`` separates nobody).
+    ``group_dependent``: computed among the tied entrants only (shown only for them).
+    """
+
+    name: str
+    label_zh: str
+    label_en: str
+    compute: Callable[[list[int], pd.DataFrame, dict], Values]
+    group_dependent: bool = False
+    descending: bool = True
+    places: int | None = 2  # decimal places shown (None: integer)
+
+
+CRITERIA: dict[str, Criterion] = {}
+
+
+def register(criterion: Criterion) -> Criterion:
+    """Add ``criterion`` to the registry (replacing one of the same name) and return it."""
+    CRITERIA[criterion.name] = criterion
+    return criterion
+
+
+def _played(results: pd.DataFrame) -> pd.DataFrame:
+    if "complete" in results.columns:
+        return results[results["complete"].astype(bool)]
+    return results
+
+
+def sum_of(column: str) -> Callable:
+    """Criterion function: the sum of ``column`` over an entrant's completed rounds."""
+    def compute(members, results, ctx):
+        r = _played(results)
+        out: Values = {}
+        for e in members:
+            vals = r.loc[r["entrant"] == e, column]
+            out[e] = sum((to_decimal(v) for v in vals if not pd.isna(v)), Decimal(0))
+        return out
+    return compute
+
+
+def mean_of(column: str) -> Callable:
+    """Criterion function: the mean of ``column``, half-up to 2 places (None if no round)."""
+    def compute(members, results, ctx):
+        r = _played(results)
+        out: Values = {}
+        for e in members:
+            vals = [to_decimal(v) for v in r.loc[r["entrant"] == e, column] if not pd.isna(v)]
+            out[e] = q2(sum(vals, Decimal(0)) / len(vals)) if vals else None
+        return out
+    return compute
+
+
+def count_of(column: str, values: Iterable[str]) -> Callable:
+    """Criterion function: how many completed rounds have ``column`` in ``values``."""
+    wanted = set(values)
+
+    def compute(members, results, ctx):
+        r = _played(results)
+        return {e: Decimal(int(r.loc[r["entrant"] == e, column].isin(wanted).sum()))
+                for e in members}
+    return compute
+
+
+def head_to_head(column: str) -> Callable:
+    """Criterion function: ``column`` summed over the games among the tied entrants only.
+
+    Applied only when every pair of them has met (otherwise ``None`` for all: not decisive),
+    so that a partial mini-table never decides (FIDE C.07 direct encounter, 掼蛋规则 49条).
+    """
+    def compute(members, results, ctx):
+        r = _played(results)
+        mset = set(members)
+        sub = r[r["entrant"].isin(mset) & r["opponent"].isin(mset)]
+        met = {frozenset((int(a), int(b))) for a, b in zip(sub["entrant"], sub["opponent"])}
+        needed = {frozenset((a, b)) for a in members for b in members if a < b}
+        if not needed <= met:
+            return {e: None for e in members}
+        return {e: sum((to_decimal(v) for v in sub.loc[sub["entrant"] == e, column]
+                        if not pd.isna(v)), Decimal(0)) for e in members}
+    return compute
+
+
+def _lots(members, results, ctx):
+    rng = random.Random(ctx.get("seed"))
+    order = list(members)
+    rng.shuffle(order)
+    # the entrant drawn first gets the highest value
+    return {e: Decimal(len(order) - i) for i, e in enumerate(order)}
+
+
+register(Criterion("match_points", "场分", "match points", sum_of("match_points"), places=1))
+register(Criterion("avg_score_pct", "平均得分率", "average score %", mean_of("score_pct")))
+register(Criterion("h2h_match_points", "相互间场分", "head-to-head match points",
+                   head_to_head("match_points"), group_dependent=True, places=1))
+register(Criterion("rounds_won", "获胜轮数", "rounds won", count_of("outcome", ["W", "FW"]),
+                   places=None))
+register(Criterion("rounds_drawn", "平局轮数", "rounds drawn", count_of("outcome", ["D"]),
+                   places=None))
+register(Criterion("level_diff", "级差", "level difference", sum_of("level_diff"), places=None))
+register(Criterion("lots", "抽签", "lots", _lots, group_dependent=True, places=None))
+
+
+@dataclass
+class Standings:
+    """Result of :func:`rank`.
+
+    ``table``: one row per entrant in rank order, columns ``rank`` (int; equal for entrants
+    still tied after the whole chain), ``entrant`` (int), one column per criterion name (Decimal
+    or None), ``explanation_zh`` and ``explanation_en`` (str). ``chain``: the criteria used.
+    """
+
+    table: pd.DataFrame
+    chain: list[Criterion] = field(default_factory=list)
+    seed: int | None = None
+
+
+def _fmt(c: Criterion, v) -> str:
+    if v is None:
+        return "—"
+    if c.places is None:
+        return str(int(v)) if v == v.to_integral_value() else str(v)
+    return f"{q2(v):.{c.places}f}" if c.places != 2 else f"{q2(v):.2f}"
+
+
+def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
+         seed: int | None = None, ctx: dict | None = None) -> Standings:
+    """Rank ``entrants`` from per-round ``results`` by the criteria named in ``chain``.
+
+    ``results``: one row per entrant and round with at least ``entrant`` (int), ``opponent``
+    (Int64, NA for a bye), ``complete`` (bool) and the columns the criteria read (e.g.
+    ``match_points``, ``score_pct``, ``outcome``, ``level_diff``). ``seed``: for ``lots``.
+    Raises ``RuleError`` for an unknown criterion name.
+    """
+    unknown = [c for c in chain if c not in CRITERIA]
+    if unknown:
+        raise RuleError(f"未知的排名依据：{', '.join(unknown)}",
+                        f"unknown tie-break criteria: {', '.join(unknown)}")
+    crits = [CRITERIA[c] for c in chain]
+    ctx = dict(ctx or {})
+    ctx["seed"] = seed
+    entrants = [int(e) for e in entrants]
+    values: dict[str, Values] = {}
+    # whole-field criteria are shown for everyone
+    for c in crits:
+        if not c.group_dependent:
+            values[c.name] = c.compute(entrants, results, ctx)
+        else:
+            values[c.name] = {e: None for e in entrants}
+    groups: list[list[int]] = [entrants]
+    path: dict[int, list[int]] = {e: [] for e in entrants}
+    for level, c in enumerate(crits):
+        new_groups: list[list[int]] = []
+        for g in groups:
+            if len(g) == 1:
+                new_groups.append(g)
+                path[g[0]].append(0)
+                continue
+            vals = c.compute(g, results, ctx) if c.group_dependent else values[c.name]
+            if c.group_dependent:
+                for e in g:
+                    values[c.name][e] = vals[e]
+            if any(vals[e] is None for e in g):
+                # not decisive for this group
+                new_groups.append(g)
+                for e in g:
+                    path[e].append(0)
+                continue
+            ordered = sorted(g, key=lambda e: (vals[e] if c.descending else -vals[e]),
+                             reverse=True)
+            i = 0
+            sub_id = 0
+            while i < len(ordered):
+                j = i
+                while j + 1 < len(ordered) and vals[ordered[j + 1]] == vals[ordered[i]]:
+                    j += 1
+                sub = ordered[i:j + 1]
+                new_groups.append(sub)
+                for e in sub:
+                    path[e].append(sub_id)
+                sub_id += 1
+                i = j + 1
+        groups = new_groups
+    order = [e for g in groups for e in g]
+    ranks: dict[int, int] = {}
+    pos = 1
+    for g in groups:
+        for e in g:
+            ranks[e] = pos
+        pos += len(g)
+    rows = []
+    for i, e in enumerate(order):
+        row = {"rank": ranks[e], "entrant": e}
+        for c in crits:
+            row[c.name] = values[c.name][e]
+        zh, en = _explain(e, order[i + 1] if i + 1 < len(order) else None, crits, values, path,
+                          ranks)
+        row["explanation_zh"], row["explanation_en"] = zh, en
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=["rank", "entrant", *[c.name for c in crits],
+                                        "explanation_zh", "explanation_en"])
+    return Standings(table=table, chain=crits, seed=seed)
+
+
+def _explain(e, nxt, crits, values, path, ranks) -> tuple[str, str]:
+    if nxt is None:
+        return "", ""
+    if ranks[e] == ranks[nxt]:
+        return (f"与第{ranks[nxt]}名的{_entr(nxt)}在全部排名依据上相同，名次并列",
+                f"tied with {_entr(nxt)} on every criterion; place shared")
+    level = next(k for k, (a, b) in enumerate(zip(path[e], path[nxt])) if a != b)
+    c = crits[level]
+    a, b = _fmt(c, values[c.name][e]), _fmt(c, values[c.name][nxt])
+    if level == 0:
+        return (f"{c.label_zh}高于下一名（{a} > {b}）",
+                f"more {c.label_en} than the next ({a} > {b})")
+    same_zh = "、".join(x.label_zh for x in crits[:level])
+    same_en = ", ".join(x.label_en for x in crits[:level])
+    if c.name == "lots":
+        return (f"与下一名{same_zh}相同，抽签列前", f"equal on {same_en} with the next; drawn by lot")
+    return (f"与下一名{same_zh}相同，以{c.label_zh}区分（{a} > {b}）",
+            f"equal on {same_en} with the next; separated by {c.label_en} ({a} > {b})")
+
+
+def _entr(e) -> str:
+    return f"{e}号"

@@ -1,0 +1,61 @@
+"""Load and validate regulation presets (YAML, read with ``yaml.safe_load``)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from bianpai.engines.errors import RuleError
+from bianpai.templates.schema import Regulation
+
+PRESET_PACKAGE = "bianpai.templates.presets"
+DEFAULT_PRESET = "shenzhen-guandan-pairs-2023"
+
+
+def preset_names() -> list[str]:
+    """Names of the shipped presets (file stems), sorted."""
+    files = resources.files(PRESET_PACKAGE)
+    return sorted(p.name[:-5] for p in files.iterdir()
+                  if p.name.endswith(".yaml") and not p.name.startswith("_"))
+
+
+def preset_text(name: str) -> str:
+    """The YAML text of preset ``name``. Raises ``RuleError`` when there is none."""
+    path = resources.files(PRESET_PACKAGE) / f"{name}.yaml"
+    if not path.is_file():
+        raise RuleError(f"没有名为 {name} 的规程预设；可用：{', '.join(preset_names())}",
+                        f"no preset named {name}; available: {', '.join(preset_names())}")
+    return path.read_text(encoding="utf-8")
+
+
+def parse_regulation(data: dict, *, source: str = "preset") -> Regulation:
+    """Validate a regulation mapping. Raises ``RuleError`` naming each failing field path."""
+    try:
+        return Regulation.model_validate(data)
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors():
+            loc = ".".join(str(x) for x in err["loc"])
+            lines.append(f"{loc}: {err['msg']}")
+        raise RuleError(f"规程 {source} 无效：\n" + "\n".join(lines),
+                        f"regulation {source} is invalid:\n" + "\n".join(lines)) from exc
+
+
+def load_preset(name_or_path: str | Path = DEFAULT_PRESET) -> Regulation:
+    """Load a shipped preset by name, or a YAML file by path, and validate it."""
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml") and p.exists():
+        text, source = p.read_text(encoding="utf-8"), str(p)
+    else:
+        text, source = preset_text(str(name_or_path)), str(name_or_path)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise RuleError(f"规程 {source} 不是有效的 YAML：{exc}",
+                        f"regulation {source} is not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise RuleError(f"规程 {source} 应为映射", f"regulation {source} must be a mapping")
+    return parse_regulation(data, source=source)
