@@ -1,0 +1,159 @@
+"""The ``bianpai`` command line: the same commands as the Excel buttons, on a closed workbook.
+
+    bianpai new shenzhen-guandan-pairs-2023 -o event.xlsx
+    bianpai check event.xlsx
+    bianpai draw event.xlsx [--seed N]
+    bianpai rank event.xlsx [--round N] [--json]
+    bianpai undo event.xlsx
+    bianpai demo
+
+Every writing command saves atomically and keeps the previous file in
+``event.xlsx.bianpai-backups/``; ``--out`` writes elsewhere instead of in place.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from bianpai.engines.errors import BianpaiError, InputErrors
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="bianpai 编排记录：在 Excel 工作簿上抽签、编排、排名、奖励。")
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _port(path: Path, out: Optional[Path], command: str):
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    return OpenpyxlPort(path, out=out, command=command)
+
+
+def _run(fn):
+    try:
+        return fn()
+    except InputErrors as exc:
+        err_console.print(f"[bold red]未写入任何内容 / nothing written[/]：{len(exc.errors)} 处问题")
+        for e in exc.errors:
+            err_console.print(f"  [red]{e.where or '-'}[/] {e.zh}\n      {e.en}")
+        raise typer.Exit(2)
+    except BianpaiError as exc:
+        err_console.print(f"[bold red]错误 / error[/]：{exc.zh}\n  {exc.en}")
+        raise typer.Exit(2)
+
+
+@app.command()
+def new(preset: str = typer.Argument("shenzhen-guandan-pairs-2023", help="规程预设名称 / preset"),
+        out: Path = typer.Option(..., "-o", "--out", help="新工作簿路径 / workbook to create"),
+        lang: str = typer.Option("zh", "--lang", help="zh 或 en"),
+        force: bool = typer.Option(False, "--force", help="覆盖已存在的文件（会先备份）")):
+    """新建赛事工作簿 / create an event workbook from a preset."""
+    from bianpai.addin import commands
+    from bianpai.templates.presets_io import load_preset
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+
+    def go():
+        if out.exists() and not force:
+            raise BianpaiError(f"{out} 已存在；如要覆盖请加 --force", f"{out} exists; use --force")
+        reg = load_preset(preset)
+        port = OpenpyxlPort(out, create=True, command="new")
+        res = commands.build_workbook(port, reg, lang=lang)
+        console.print(f"[green]✓[/] {res.summary_zh} → {out}")
+    _run(go)
+
+
+@app.command()
+def check(workbook: Path, out: Optional[Path] = typer.Option(None, "--out")):
+    """检查名单（资格、重复、组别）并写入“校验”表 / check the roster."""
+    from bianpai.addin import commands
+
+    def go():
+        res = commands.check(_port(workbook, out, "check"))
+        console.print(f"[green]✓[/] {res.summary_zh}")
+        for f in res.findings[:30]:
+            console.print(f"  [yellow]{f['where']}[/] {f['zh']}")
+        if any(f["severity"] == "error" for f in res.findings):
+            raise typer.Exit(1)
+    _run(go)
+
+
+@app.command()
+def draw(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed", help="随机种子"),
+         redraw: bool = typer.Option(False, "--redraw", help="重新抽签（已有成绩时拒绝）"),
+         out: Optional[Path] = typer.Option(None, "--out")):
+    """抽签编排：抽序号并生成全部对阵 / draw numbers and the whole schedule."""
+    from bianpai.addin import commands
+
+    def go():
+        res = commands.draw(_port(workbook, out, "draw"), seed=seed, redraw=redraw)
+        console.print(f"[green]✓[/] {res.summary_zh}（随机种子 {res.seed}）")
+    _run(go)
+
+
+@app.command()
+def rank(workbook: Path, round: Optional[int] = typer.Option(None, "--round", help="截至第几轮"),
+         seed: Optional[int] = typer.Option(None, "--seed", help="抽签定名次的随机种子"),
+         as_json: bool = typer.Option(False, "--json", help="以 JSON 输出排名"),
+         out: Optional[Path] = typer.Option(None, "--out")):
+    """计算排名并写入“排名”“成绩汇总” / compute standings."""
+    from bianpai.addin import commands
+
+    def go():
+        res = commands.rank(_port(workbook, out, "rank"), upto_round=round, seed=seed)
+        if as_json:
+            sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1) + "\n")
+        else:
+            console.print(f"[green]✓[/] {res.summary_zh}")
+            _print_standings(res.data)
+    _run(go)
+
+
+@app.command()
+def undo(workbook: Path):
+    """撤销上一次操作：恢复上一个备份 / restore the previous version of the workbook."""
+    from bianpai.workbooks.backups import undo as undo_file
+
+    def go():
+        restored = undo_file(workbook)
+        console.print(f"[green]✓[/] 已恢复 {restored.name} / restored")
+    _run(go)
+
+
+@app.command()
+def demo(preset: str = typer.Argument("shenzhen-guandan-pairs-2023"),
+         out: Path = typer.Option(Path("bianpai-demo.xlsx"), "-o", "--out"),
+         seed: int = typer.Option(2023, "--seed")):
+    """演示：用内置赛事跑完整流程 / run the default event end to end."""
+    from bianpai.addin.demo import run_demo
+
+    def go():
+        run_demo(preset, out, seed=seed, console=console)
+    _run(go)
+
+
+def _print_standings(data: dict) -> None:
+    from rich.table import Table
+    for group, rows in data.items():
+        t = Table(title=group, show_lines=False)
+        if not rows:
+            continue
+        keys = [k for k in rows[0] if k not in ("explanation",)]
+        for k in keys:
+            t.add_column(k)
+        t.add_column("说明")
+        for r in rows:
+            t.add_row(*[str(r[k]) for k in keys], r["explanation"])
+        console.print(t)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""``bianpai demo``: the default event end to end on the real field of its 规程.
+
+Shenzhen guandan pairs 2023: 男子 8 pairs (the four ranked qualifiers of the appendix plus four
+association picks), 女子 4, 混合 4. Creates the workbook, fills the roster, checks, draws, fills
+every board of every round from a seeded simulation of guandan board results (the demo plays the
+arbiter typing results), ranks, allocates awards, saves, and prints each group's standings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import random
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bianpai.addin import commands
+from bianpai.templates.presets_io import load_preset
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from bianpai.workbooks.tables import find_sheet
+
+UNITS = ["深圳市掼蛋运动协会", "福田区掼蛋协会", "南山区棋牌协会", "罗湖区桥牌协会", "宝安区掼蛋俱乐部"]
+
+
+def demo_roster(seed: int) -> list[list]:
+    """Roster rows of the Shenzhen field (names as the 规程's appendix, contact details removed).
+
+    Columns as :data:`bianpai.workbooks.layouts.ROSTER_PAIRS`."""
+    rng = random.Random(seed)
+    rows = []
+    n = 0
+
+    def person(gender):
+        nonlocal n
+        n += 1
+        birth = dt.date(rng.randint(1960, 2002), rng.randint(1, 12), rng.randint(1, 28))
+        return f"选手{n:02d}", gender, birth
+
+    plan = [("男子双人赛", ("男", "男"), ["公开赛男子第一名", "公开赛男子第二名", "公开赛男子第三名",
+                                        "公开赛男子第四名"] + ["协会推荐"] * 4),
+            ("女子双人赛", ("女", "女"), ["公开赛女子第一名", "公开赛女子第二名"] + ["协会推荐"] * 2),
+            ("混合双人赛", ("女", "男"), ["公开赛混合第一名", "公开赛混合第二名"] + ["协会推荐"] * 2)]
+    # the appendix's ranked players come first: 选手01–08 men, 09–12 women, 13–16 mixed
+    ranked = []
+    for group, genders, quals in plan:
+        for q in quals:
+            if q != "协会推荐":
+                ranked.append((group, genders, q))
+    picks = [(g, gs, q) for g, gs, quals in plan for q in quals if q == "协会推荐"]
+    for group, genders, q in ranked + picks:
+        a, b = person(genders[0]), person(genders[1])
+        rows.append([group, None, a[0], a[1], a[2], None, b[0], b[1], b[2], None,
+                     rng.choice(UNITS), q, None])
+    return rows
+
+
+def simulate_board(rng: random.Random, ns_strength: float, ew_strength: float) -> int:
+    """Levels won by NS on one guandan board (+1/+2/+3, negative when EW wins)."""
+    p_ns = 1 / (1 + math.exp(-(ns_strength - ew_strength)))
+    levels = rng.choices([1, 2, 3], weights=[45, 35, 20])[0]
+    return levels if rng.random() < p_ns else -levels
+
+
+def run_demo(preset: str, out: Path, *, seed: int = 2023, console: Console | None = None) -> dict:
+    """Run the demo; returns the standings data of :func:`bianpai.addin.commands.rank`."""
+    console = console or Console()
+    reg = load_preset(preset)
+    out = Path(out)
+    if out.exists():
+        out.unlink()
+    with console.status("新建工作簿…") as status:
+        port = OpenpyxlPort(out, create=True, command="new")
+        commands.build_workbook(port, reg)
+        console.print(f"[green]✓[/] 新建工作簿 {out}（{reg.title_zh}）")
+
+        status.update("填写报名表…")
+        port = OpenpyxlPort(out, command="demo-roster")
+        roster = demo_roster(seed)
+        port.append_rows(find_sheet(port, L.ROSTER_PAIRS), roster, start_row=2)
+        port.save()
+        console.print(f"[green]✓[/] 报名：{len(roster)} 对")
+
+        status.update("检查名单…")
+        res = commands.check(OpenpyxlPort(out, command="check"))
+        console.print(f"[green]✓[/] {res.summary_zh}")
+
+        status.update("抽签编排…")
+        res = commands.draw(OpenpyxlPort(out, command="draw"), seed=seed)
+        console.print(f"[green]✓[/] {res.summary_zh}（随机种子 {res.seed}）")
+
+        status.update("模拟录入成绩…")
+        port = OpenpyxlPort(out, command="demo-results")
+        name = find_sheet(port, L.BOARDS)
+        grid = port.read_values(name)
+        rng = random.Random(seed + 1)
+        strength: dict[tuple, float] = {}
+        for row in grid[1:]:
+            g, ns, ew = row[0], row[4], row[5]
+            for p in (ns, ew):
+                strength.setdefault((g, p), rng.gauss(0, 0.6))
+            row[6] = simulate_board(rng, strength[(g, ns)], strength[(g, ew)])
+        port.append_rows(name, grid[1:], start_row=2)
+        port.save()
+        console.print(f"[green]✓[/] 成绩：{len(grid) - 1} 副牌结果")
+
+        status.update("计算排名…")
+        res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
+        console.print(f"[green]✓[/] {res.summary_zh}")
+        if hasattr(commands, "awards"):
+            status.update("奖励分配…")
+            ares = commands.awards(OpenpyxlPort(out, command="awards"))
+            console.print(f"[green]✓[/] {ares.summary_zh}")
+    for group, rows in res.data.items():
+        t = Table(title=f"{group} 最终排名")
+        for col in ("名次", "序号", "选手", "场分", "平均得分率", "说明"):
+            t.add_column(col)
+        for r in rows:
+            t.add_row(str(r["rank"]), str(r["number"]), r["name"], str(r["match_points"]),
+                      f"{r['avg_score_pct']:.2f}", r["explanation"])
+        console.print(t)
+    console.print(f"[bold]已保存[/] {out.resolve()}")
+    return res.data

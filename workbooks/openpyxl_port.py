@@ -1,0 +1,222 @@
+"""The openpyxl adapter of :class:`~bianpai.workbooks.port.WorkbookPort`: a closed .xlsx/.xlsm.
+
+Used by the command line (Linux, CI, WPS users). Writes are buffered in memory and committed by
+:meth:`OpenpyxlPort.save`, which writes a temporary file beside the target and renames it over
+(atomic), after keeping the previous file in a backup stack (:mod:`bianpai.workbooks.backups`).
+It refuses to overwrite in place a workbook holding parts openpyxl would drop (DrawingML shapes,
+charts, images, add-in parts, ActiveX), naming the file to write instead.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+import tempfile
+import zipfile
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.table import Table, TableStyleInfo
+
+from bianpai.engines.errors import BianpaiError, InputError
+from bianpai.workbooks import backups
+from bianpai.workbooks.port import Grid, SheetFormat
+
+#: Zip parts openpyxl does not keep on a round trip (legacy VML buttons and vbaProject.bin are
+#: kept with ``keep_vba=True``).
+DROPPED_PARTS = ("xl/drawings/drawing", "xl/charts/", "xl/media/", "xl/webextensions/",
+                 "xl/activeX/", "xl/ctrlProps/", "customXml/", "xl/diagrams/")
+
+FORMULA_START = ("=", "+", "-", "@")
+
+
+def dropped_parts(path: Path) -> list[str]:
+    """Parts of the workbook at ``path`` that openpyxl would drop on save."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            return sorted(n for n in z.namelist() if n.startswith(DROPPED_PARTS))
+    except zipfile.BadZipFile as exc:
+        raise InputError(f"{path.name} 不是有效的 Excel 文件（.xlsx/.xlsm）",
+                         f"{path.name} is not a valid Excel file (.xlsx/.xlsm)") from exc
+
+
+class OpenpyxlPort:
+    """A workbook file opened with openpyxl.
+
+    ``path``: the file to read (created empty when ``create=True`` and it does not exist).
+    ``out``: where :meth:`save` writes (default: ``path``, in place).
+    Raises ``InputError`` when the file is missing or not a workbook, and ``BianpaiError`` on
+    save when writing in place would drop parts.
+    """
+
+    def __init__(self, path: str | Path, *, out: str | Path | None = None, create: bool = False,
+                 command: str = ""):
+        self.path = Path(path)
+        self.out = Path(out) if out else self.path
+        self.command = command
+        self.messages: list[str] = []
+        if create:
+            self.wb = openpyxl.Workbook()
+            self.wb.remove(self.wb.active)
+            self._dropped: list[str] = []
+        else:
+            if not self.path.exists():
+                raise InputError(f"找不到工作簿 {self.path}", f"workbook not found: {self.path}")
+            self._dropped = dropped_parts(self.path)
+            self.wb = openpyxl.load_workbook(self.path, keep_vba=self.path.suffix.lower() == ".xlsm")
+        self._appends: dict[str, int] = {}
+
+    # --- reading -----------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def sheet_names(self) -> list[str]:
+        return list(self.wb.sheetnames)
+
+    def read_values(self, sheet: str) -> Grid:
+        if sheet not in self.wb.sheetnames:
+            raise InputError(f"工作簿中没有“{sheet}”工作表", f"the workbook has no sheet {sheet!r}",
+                             sheet=sheet)
+        ws = self.wb[sheet]
+        rows = [list(r) for r in ws.iter_rows(values_only=True)]
+        while rows and all(v is None or v == "" for v in rows[-1]):
+            rows.pop()
+        width = max((max((i + 1 for i, v in enumerate(r) if v not in (None, "")), default=0)
+                     for r in rows), default=0)
+        return [r[:width] + [None] * (width - len(r[:width])) for r in rows]
+
+    # --- writing -----------------------------------------------------------------------------
+    def write_sheet(self, sheet: str, values: Grid, fmt: SheetFormat | None = None, *,
+                    position: int | None = None) -> None:
+        if sheet in self.wb.sheetnames:
+            position = self.wb.sheetnames.index(sheet)
+            self.wb.remove(self.wb[sheet])
+        ws = self.wb.create_sheet(sheet, position)
+        for r, row in enumerate(values, start=1):
+            for c, v in enumerate(row, start=1):
+                _set(ws.cell(row=r, column=c), v)
+        if fmt:
+            _apply_format(ws, values, fmt)
+
+    def append_rows(self, sheet: str, rows: Grid, *, start_row: int) -> None:
+        ws = self.wb[sheet]
+        for r, row in enumerate(rows, start=start_row):
+            for c, v in enumerate(row, start=1):
+                _set(ws.cell(row=r, column=c), v)
+        tbl = next(iter(ws.tables.values()), None) if ws.tables else None
+        if tbl is not None:  # grow the Excel table over appended rows
+            first, last = tbl.ref.split(":")
+            end_row = max(start_row + len(rows) - 1, ws.max_row)
+            col = "".join(ch for ch in last if ch.isalpha())
+            tbl.ref = f"{first}:{col}{end_row}"
+
+    def delete_sheet(self, sheet: str) -> None:
+        if sheet in self.wb.sheetnames:
+            self.wb.remove(self.wb[sheet])
+
+    def notify(self, message: str) -> None:
+        self.messages.append(message)
+        print(message, file=sys.stderr)
+
+    def save(self) -> None:
+        """Write atomically to ``out``, keeping the previous file there in the backup stack."""
+        same = self.out.resolve() == self.path.resolve() if self.out.exists() else False
+        if same and self._dropped:
+            raise BianpaiError(
+                f"{self.path.name} 含有 openpyxl 无法保留的内容（{', '.join(self._dropped[:3])}…），"
+                f"不能原地覆盖；请用 --out 另存，例如 {self.path.stem}-bianpai{self.path.suffix}",
+                f"{self.path.name} holds parts openpyxl would drop ({', '.join(self._dropped[:3])}…); "
+                f"refusing to overwrite it in place; write with --out, e.g. "
+                f"{self.path.stem}-bianpai{self.path.suffix}")
+        if not self.wb.sheetnames:
+            self.wb.create_sheet("Sheet1")
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.out.stem}.", suffix=self.out.suffix,
+                                   dir=self.out.parent)
+        os.close(fd)
+        try:
+            self.wb.save(tmp)
+            if self.out.exists():
+                backups.push(self.out, self.command or "save")
+            os.replace(tmp, self.out)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def _set(cell, v: Any) -> None:
+    if isinstance(v, Decimal):
+        v = float(v)
+    elif isinstance(v, bool) or v is None or isinstance(v, (int, float, dt.date, dt.datetime)):
+        pass
+    else:
+        v = str(v)
+    cell.value = v
+    if isinstance(v, str) and v.startswith(FORMULA_START):
+        # never a formula: store as a string with Excel's quote prefix
+        cell.data_type = "s"
+        cell.quotePrefix = True
+
+
+def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
+    hr = fmt.header_row
+    ncols = max((len(r) for r in values), default=0)
+    nrows = len(values)
+    if fmt.bold_header and nrows >= hr:
+        fill = PatternFill("solid", fgColor=fmt.header_fill.lstrip("#")) if fmt.header_fill else None
+        for c in range(1, ncols + 1):
+            cell = ws.cell(row=hr, column=c)
+            cell.font = Font(bold=True)
+            cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+            if fill:
+                cell.fill = fill
+    for col in fmt.columns:
+        letter = get_column_letter(col.index + 1)
+        if col.width:
+            ws.column_dimensions[letter].width = col.width
+        body = range(hr + 1, max(nrows, hr) + 1)
+        if col.number_format:
+            for r in body:
+                ws.cell(row=r, column=col.index + 1).number_format = col.number_format
+        if col.wrap:
+            for r in body:
+                ws.cell(row=r, column=col.index + 1).alignment = Alignment(wrap_text=True,
+                                                                          vertical="top")
+        if col.choices:
+            dv = DataValidation(type="list", formula1='"' + ",".join(col.choices) + '"',
+                                allow_blank=True, showErrorMessage=True,
+                                errorTitle="输入无效 / Invalid",
+                                error="请从下拉列表中选择 / choose from the list")
+            ws.add_data_validation(dv)
+            dv.add(f"{letter}{hr + 1}:{letter}{hr + col.validation_rows}")
+    for i in fmt.text_columns:
+        for r in range(hr + 1, nrows + 1):
+            cell = ws.cell(row=r, column=i + 1)
+            if isinstance(cell.value, str) or cell.value is None:
+                cell.number_format = "@"
+    if fmt.freeze:
+        ws.freeze_panes = fmt.freeze
+    if fmt.print_setup:
+        ws.page_setup.paperSize = ws.PAPERSIZE_A4
+        ws.page_setup.orientation = "landscape" if fmt.print_setup.landscape else "portrait"
+        if fmt.print_setup.fit_width:
+            ws.sheet_properties.pageSetUpPr.fitToPage = True
+            ws.page_setup.fitToWidth = 1
+            ws.page_setup.fitToHeight = 0
+        if fmt.print_setup.repeat_header:
+            ws.print_title_rows = f"{hr}:{hr}"
+        ws.print_options.gridLines = True
+    if fmt.table_name and ncols:
+        ref = f"A{hr}:{get_column_letter(ncols)}{max(nrows, hr + 1)}"
+        t = Table(displayName=fmt.table_name, ref=ref)
+        t.tableStyleInfo = TableStyleInfo(name="TableStyleMedium2", showRowStripes=True)
+        ws.add_table(t)
+    if fmt.hidden:
+        ws.sheet_state = "hidden"

@@ -1,0 +1,177 @@
+"""The 规程 sheet: every setting of the regulation, one row each, with its clause.
+
+:func:`settings_rows` flattens a :class:`~bianpai.templates.schema.Regulation` into rows
+(设置项 path, 名称, 值, 条款, 说明). :func:`regulation_from_sheet` reads them back: the preset named
+in the ``preset`` row is loaded and every row's value is set at its path, so an organizer who
+changes a value in the sheet changes the rule (and a bad value is reported by cell).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+import yaml
+
+from bianpai.engines.errors import InputError, RuleError
+from bianpai.templates.presets_io import load_preset, parse_regulation
+from bianpai.templates.schema import Regulation
+from bianpai.workbooks.layouts import SETTINGS
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.tables import find_sheet, read_settings
+
+LABELS = {
+    "groups": "组别", "stages": "阶段", "format": "赛制", "scoring": "计分", "bands": "场分档位",
+    "tie_breaks": "排名依据", "criteria": "顺序", "kind": "类型", "cycles": "循环次数",
+    "max_rounds": "最多轮数", "min_boards_per_round": "每轮最少牌数", "boards_per_round": "每轮牌数",
+    "min_pct": "比赛分下限%", "inclusive": "含下限", "points": "场分", "bye": "轮空",
+    "forfeit_winner": "弃权-未弃权方", "forfeit_loser": "弃权-弃权方", "score_pct": "比赛分%",
+    "match_points": "场分", "overtime": "超时罚则", "lateness": "迟到罚则", "steps": "档",
+    "over": "超过(分钟)", "up_to": "至(分钟,含)", "pct_of_top": "罚分(%顶分)",
+    "each_further": "每增(分钟)", "each_pct": "每增罚分%", "action": "处理", "boards_off": "减打副数",
+    "text": "文字", "rounds_forfeit": "迟到几轮判弃权", "rounds_disqualify": "迟到几轮取消资格",
+    "artificial_plus_pct": "平均正分%", "artificial_minus_pct": "平均负分%", "entrants": "参赛者",
+    "entrant": "参赛单位", "gender": "性别", "name_zh": "名称", "name_en": "英文名称", "id": "代码",
+    "draw": "抽签", "numbers_by_lot": "抽签定序号", "title_zh": "赛事名称", "title_en": "英文名称",
+    "sport": "项目", "source": "来源", "event_date": "比赛日期", "venue": "地点",
+    "roster_layout": "报名表样式", "language": "语言", "awards": "奖励", "eligibility": "资格",
+}
+SKIP = {"clause", "note", "notes"}
+
+
+def _label(path: list, reg_data: dict) -> str:
+    parts, node = [], reg_data
+    for p in path:
+        if isinstance(p, int):
+            name = node[p].get("name_zh") if isinstance(node[p], dict) else None
+            parts.append(name or f"第{p + 1}项")
+            node = node[p]
+        else:
+            if not (parts and path.index(p) > 0 and parts[-1] == LABELS.get(p, p)):
+                parts.append(LABELS.get(p, p))
+            node = node[p] if isinstance(node, dict) else node
+    # drop container labels followed by an item name, e.g. 组别 › 男子双人赛 → 男子双人赛
+    out = [x for i, x in enumerate(parts)
+           if not (i + 1 < len(parts) and isinstance(path[i + 1], int) and path[i] in
+                   ("groups", "stages"))]
+    return " › ".join(out)
+
+
+def _path_text(path: list) -> str:
+    s = ""
+    for p in path:
+        s += f"[{p}]" if isinstance(p, int) else (f".{p}" if s else p)
+    return s
+
+
+def _cell(v: Any) -> Any:
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v)
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, str):
+        try:
+            d = Decimal(v)
+            return int(d) if d == d.to_integral_value() else float(d)
+        except Exception:
+            return v
+    return v
+
+
+def settings_rows(reg: Regulation) -> list[list[Any]]:
+    """Rows of the 规程 sheet (header first): path, label, value, clause, note."""
+    data = reg.model_dump(mode="json")
+    rows: list[list[Any]] = [SETTINGS.headers("zh")]
+    rows.append(["preset", "规程预设", reg.id, "", "本工作簿所依据的规程预设；其余各行覆盖预设中的同名设置"])
+
+    def walk(node, path, clause, note_done):
+        if isinstance(node, dict):
+            c = node.get("clause") or clause
+            note = node.get("note")
+            start = len(rows)
+            for k, v in node.items():
+                if k in SKIP or k in ("name_en", "title_en"):
+                    continue
+                walk(v, path + [k], c, note_done)
+            if note and len(rows) > start:
+                rows[start][4] = note + ("；" + rows[start][4] if rows[start][4] else "")
+        elif isinstance(node, list) and node and all(isinstance(x, dict) for x in node):
+            for i, x in enumerate(node):
+                walk(x, path + [i], clause, note_done)
+        else:
+            rows.append([_path_text(path), _label(path, data), _cell(node), clause or "", ""])
+
+    for k, v in data.items():
+        if k in SKIP or k in ("id", "title_en"):
+            continue
+        walk(v, [k], None, None)
+    for n in reg.notes:
+        rows.append(["", "", "", "", n])
+    return rows
+
+
+PATH_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+
+
+def _parse_path(text: str) -> list:
+    out = []
+    for name, idx in PATH_RE.findall(text):
+        out.append(int(idx) if idx else name)
+    return out
+
+
+def _value(raw: Any, old: Any) -> Any:
+    if isinstance(old, list):
+        if raw is None:
+            return []
+        return [s.strip() for s in str(raw).replace("，", ",").split(",") if s.strip()]
+    if isinstance(raw, str) and not isinstance(old, str):
+        try:
+            return yaml.safe_load(raw)
+        except yaml.YAMLError:
+            return raw
+    if isinstance(raw, float) and raw.is_integer() and not isinstance(old, float):
+        return int(raw)
+    if hasattr(raw, "isoformat") and isinstance(old, str):
+        return raw.date().isoformat() if hasattr(raw, "date") else raw.isoformat()
+    return raw
+
+
+def regulation_from_sheet(port: WorkbookPort) -> Regulation:
+    """The regulation of this workbook: its preset with the 规程 sheet's values applied.
+
+    Raises ``InputError`` naming the cell for an unknown setting or a value the schema refuses.
+    """
+    values = read_settings(port, SETTINGS)
+    sheet = find_sheet(port, SETTINGS) or SETTINGS.zh
+    if "preset" not in values:
+        raise InputError("规程表缺少“preset”行（规程预设名称）",
+                         "the Regulation sheet has no 'preset' row", sheet=sheet, cell="A:A")
+    preset, prow = values.pop("preset")
+    try:
+        base = load_preset(str(preset).strip())
+    except RuleError as exc:
+        raise InputError(exc.zh, exc.en, sheet=sheet, cell=f"C{prow}") from exc
+    data = base.model_dump(mode="json")
+    for key, (raw, row) in values.items():
+        path = _parse_path(key)
+        node = data
+        try:
+            for p in path[:-1]:
+                node = node[p]
+            old = node[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            raise InputError(f"未知的设置项“{key}”", f"unknown setting {key!r}", sheet=sheet,
+                             cell=f"A{row}") from None
+        node[path[-1]] = _value(raw, old)
+    try:
+        return parse_regulation(data, source=sheet)
+    except RuleError as exc:
+        # name the row of the first failing field when we can
+        cell = None
+        for key, (_, row) in values.items():
+            if key in exc.zh:
+                cell = f"C{row}"
+                break
+        raise InputError(exc.zh, exc.en, sheet=sheet, cell=cell) from exc

@@ -1,0 +1,188 @@
+"""Reading typed sheets into DataFrames, with every bad cell reported by sheet and cell.
+
+:func:`read_table` maps a sheet's header row (Chinese or English titles) to the layout's column
+keys and coerces each cell to the column's kind. Problems are collected, not raised one by one:
+the caller gets all of them at once as ``InputErrors`` and the command writes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from decimal import Decimal
+from typing import Any
+
+import pandas as pd
+from openpyxl.utils import get_column_letter
+
+from bianpai.engines.errors import InputError, InputErrors
+from bianpai.engines.rounding import to_decimal
+from bianpai.workbooks.layouts import SheetLayout
+from bianpai.workbooks.port import WorkbookPort
+
+FULLWIDTH = re.compile(r"[０-９．％－＋]")
+DATE_TEXT = re.compile(r"^\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?\s*$")
+
+
+def find_sheet(port: WorkbookPort, layout: SheetLayout) -> str | None:
+    """The sheet name the workbook uses for ``layout`` (Chinese or English), or None."""
+    names = port.sheet_names()
+    for n in (layout.zh, layout.en):
+        if n in names:
+            return n
+    return None
+
+
+def _blank(v) -> bool:
+    return v is None or (isinstance(v, str) and v.strip() == "") or (
+        isinstance(v, float) and v != v)
+
+
+def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True,
+               errors: list[InputError] | None = None) -> pd.DataFrame:
+    """Read the sheet of ``layout`` as a DataFrame.
+
+    Columns are the layout's column keys (a column missing from the sheet is all-NA); the index
+    is the 1-based Excel row number of each data row, so messages can name the cell. Values are
+    coerced by kind: ``int`` → int, ``pct``/``decimal`` → Decimal, ``date`` → ``datetime.date``,
+    ``text``/``code`` → stripped str; empty cells → ``None``. Blank rows are skipped.
+    Problems are appended to ``errors`` when given, else raised together as ``InputErrors``.
+    Raises ``InputError`` when the sheet is missing and ``required``.
+    """
+    own = errors is None
+    errs: list[InputError] = [] if own else errors
+    name = find_sheet(port, layout)
+    cols = [c.key for c in layout.columns]
+    if name is None:
+        if required:
+            raise InputError(f"缺少“{layout.zh}”工作表", f"sheet {layout.en!r} is missing",
+                             sheet=layout.zh)
+        return pd.DataFrame(columns=cols)
+    grid = port.read_values(name)
+    if not grid:
+        return pd.DataFrame(columns=cols)
+    header = [str(v).strip() if v is not None else "" for v in grid[0]]
+    pos: dict[str, int] = {}
+    for c in layout.columns:
+        for title in (c.zh, c.en, c.key):
+            if title in header:
+                pos[c.key] = header.index(title)
+                break
+        else:
+            if c.required:
+                errs.append(InputError(
+                    f"“{name}”表缺少“{c.zh}”列（第1行应为表头）",
+                    f"sheet {name!r} has no column {c.en!r} (row 1 must be the header)",
+                    sheet=name, cell="1:1"))
+    records, index = [], []
+    for r, row in enumerate(grid[1:], start=2):
+        cells = {k: (row[i] if i < len(row) else None) for k, i in pos.items()}
+        if all(_blank(v) for v in cells.values()):
+            continue
+        rec: dict[str, Any] = {}
+        for c in layout.columns:
+            if c.key not in pos:
+                rec[c.key] = None
+                continue
+            addr = f"{get_column_letter(pos[c.key] + 1)}{r}"
+            try:
+                rec[c.key] = coerce(cells[c.key], c.kind, choices=c.choices)
+            except ValueError as exc:
+                zh, en = exc.args if len(exc.args) == 2 else (str(exc), str(exc))
+                errs.append(InputError(f"“{c.zh}”{zh}", f"{c.en}: {en}", sheet=name, cell=addr))
+                rec[c.key] = None
+                continue
+            if c.required and rec[c.key] is None:
+                errs.append(InputError(f"“{c.zh}”不能为空", f"{c.en} must not be empty",
+                                       sheet=name, cell=addr))
+        records.append(rec)
+        index.append(r)
+    df = pd.DataFrame(records, columns=cols, index=pd.Index(index, name="row"), dtype=object)
+    df.attrs["sheet"] = name
+    df.attrs["columns"] = {k: get_column_letter(i + 1) for k, i in pos.items()}
+    if own and errs:
+        raise InputErrors(errs)
+    return df
+
+
+def cell_of(df: pd.DataFrame, row: int, key: str) -> str:
+    """A1 address of column ``key`` in Excel row ``row`` of a frame from :func:`read_table`."""
+    return f"{df.attrs.get('columns', {}).get(key, '?')}{row}"
+
+
+def coerce(v: Any, kind: str, *, choices: list[str] | None = None):
+    """Coerce one cell value to ``kind``. Raises ``ValueError((zh, en))`` with what is expected."""
+    if _blank(v):
+        return None
+    if kind == "text":
+        if isinstance(v, float) and v.is_integer():
+            return str(int(v))
+        if isinstance(v, (dt.datetime, dt.date)):
+            return v.strftime("%Y-%m-%d")
+        return str(v).strip()
+    if kind == "code":
+        s = unicodedata.normalize("NFKC", str(v)).strip()
+        if choices:
+            low = {c.lower(): c for c in choices}
+            if s.lower() not in low:
+                raise ValueError(f"应为以下之一：{'、'.join(choices)}，实际为“{v}”",
+                                 f"must be one of {', '.join(choices)}; got {v!r}")
+            return low[s.lower()]
+        return s
+    if kind == "date":
+        if isinstance(v, dt.datetime):
+            return v.date()
+        if isinstance(v, dt.date):
+            return v
+        m = DATE_TEXT.match(unicodedata.normalize("NFKC", str(v)))
+        if m:
+            try:
+                return dt.date(int(m[1]), int(m[2]), int(m[3]))
+            except ValueError:
+                pass
+        raise ValueError(f"应为日期（如 1970-05-01），实际为“{v}”",
+                         f"must be a date such as 1970-05-01; got {v!r}")
+    # numbers
+    if isinstance(v, bool):
+        raise ValueError(f"应为数字，实际为“{v}”", f"must be a number; got {v!r}")
+    if isinstance(v, str):
+        s = v.strip()
+        if FULLWIDTH.search(s):
+            raise ValueError(f"含全角字符“{v}”，请用半角数字输入",
+                             f"contains full-width characters ({v!r}); type half-width digits")
+        if kind == "pct" and s.endswith("%"):
+            raise ValueError(f"请只填数字（如 55 表示 55%），不要带“%”：“{v}”",
+                             f"type the number only (55 for 55 %), without '%': {v!r}")
+        raise ValueError(f"应为数字，单元格里是文本“{v}”",
+                         f"must be a number; the cell holds text {v!r}")
+    if isinstance(v, (dt.date, dt.datetime)):
+        raise ValueError(f"应为数字，实际为日期“{v}”", f"must be a number; got a date {v}")
+    d = to_decimal(v)
+    if kind == "int":
+        if d != d.to_integral_value():
+            raise ValueError(f"应为整数，实际为“{v}”", f"must be a whole number; got {v}")
+        return int(d)
+    if kind == "pct":
+        if d < 0 or d > 100:
+            raise ValueError(f"百分比应在 0–100 之间，实际为 {v}",
+                             f"a percentage must be within 0–100; got {v}")
+        if 0 < d < 1:
+            raise ValueError(f"“{v}”像是小数形式的百分比；请统一填百分数的数值（55 表示 55%）",
+                             f"{v} looks like a fraction; type percentages as 0–100 (55 for 55 %)")
+        return d
+    return d if isinstance(d, Decimal) else to_decimal(d)
+
+
+def read_settings(port: WorkbookPort, layout: SheetLayout) -> dict[str, Any]:
+    """The 规程 sheet as ``{path: (value, excel_row)}``; raw values, not coerced."""
+    name = find_sheet(port, layout)
+    if name is None:
+        raise InputError(f"缺少“{layout.zh}”工作表", f"sheet {layout.en!r} is missing",
+                         sheet=layout.zh)
+    grid = port.read_values(name)
+    out = {}
+    for r, row in enumerate(grid[1:], start=2):
+        if row and row[0] not in (None, ""):
+            out[str(row[0]).strip()] = (row[2] if len(row) > 2 else None, r)
+    return out
