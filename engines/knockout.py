@@ -32,6 +32,7 @@ from bianpai.engines.errors import InputError, RuleError
 __all__ = [
     "seed_slots", "bracket", "KO_TIE_BREAKS", "register_ko_tie_break", "FUJIAN_KO_TIE_CHAIN",
     "DEFAULT_KO_TIE_CHAIN", "MatchDecision", "decide_match", "knockout8", "knockout_places",
+    "final_ranking",
 ]
 
 
@@ -276,3 +277,31 @@ def knockout_places(ko: pd.DataFrame) -> pd.DataFrame:
     df = pd.DataFrame(rows)
     df["place"] = df["place"].astype("Int64")
     return df
+
+
+def final_ranking(ko_places: pd.DataFrame, consolation: pd.DataFrame) -> pd.DataFrame:
+    """Overall places (Fujian 2024 五、第二阶段): 1–4 from the knockout, then every team of the
+    consolation standings in their order (the quarter-final losers are in it) from 5 on.
+
+    ``ko_places``: from :func:`knockout_places`; ``consolation``: standings with a ``team``
+    column, best first (e.g. from ``team_standings``). Columns ``place, team, source``.
+    Raises :class:`InputError` when a quarter-final loser is missing from the consolation
+    standings or a team appears in both parts.
+    """
+    top = ko_places[ko_places["group"] == "1-4"].sort_values("place")
+    top_teams = [int(t) for t in top["team"]]
+    cons = [int(t) for t in consolation["team"]]
+    both = set(top_teams) & set(cons)
+    if both:
+        raise InputError(f"队伍同时出现在淘汰赛前4名和附加赛排名中：{sorted(both)}",
+                         f"teams both in the knockout top 4 and the consolation: {sorted(both)}")
+    qf_losers = {int(t) for t in ko_places.loc[ko_places["group"] == "QF负队", "team"]}
+    missing = qf_losers - set(cons)
+    if missing:
+        raise InputError(f"1/4决赛负队未出现在附加赛排名中：{sorted(missing)}",
+                         f"quarter-final losers missing from the consolation standings: "
+                         f"{sorted(missing)}")
+    rows = [{"place": i + 1, "team": t, "source": "淘汰赛"} for i, t in enumerate(top_teams)]
+    rows += [{"place": len(top_teams) + i + 1, "team": t, "source": "附加积分编排赛"}
+             for i, t in enumerate(cons)]
+    return pd.DataFrame(rows)

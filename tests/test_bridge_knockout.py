@@ -131,3 +131,17 @@ def test_custom_ko_tie_break_registry():
         assert d.winner == 6 and d.criterion == "second_session_test"
     finally:
         KO_TIE_BREAKS.pop("second_session_test")
+
+
+def test_final_ranking_combines_knockout_and_consolation():
+    from bianpai.engines.knockout import final_ranking
+    places = knockout_places(knockout8(TEAMS, RESULTS))
+    consolation = pd.DataFrame({"team": [15, 21, 12, 18, 22, 13, 20]})
+    fr = final_ranking(places, consolation)
+    assert list(fr["team"]) == [14, 16, 11, 17, 15, 21, 12, 18, 22, 13, 20]
+    assert list(fr["place"]) == list(range(1, 12))
+    assert list(fr["source"][:4]) == ["淘汰赛"] * 4
+    with pytest.raises(InputError):
+        final_ranking(places, pd.DataFrame({"team": [15, 21, 12]}))  # 13 and 18 missing
+    with pytest.raises(InputError):
+        final_ranking(places, pd.DataFrame({"team": [14, 15, 12, 18, 13]}))
