@@ -50,6 +50,18 @@ def _name(layout: L.SheetLayout, port: WorkbookPort, lang: str) -> str:
     return find_sheet(port, layout) or layout.name(lang)
 
 
+def _position(layout: L.SheetLayout, port: WorkbookPort) -> int | None:
+    """Where a new sheet goes: before the first existing sheet that comes later in
+    :data:`bianpai.workbooks.layouts.ORDER` (end when none)."""
+    later = L.ORDER[L.ORDER.index(layout.key) + 1:] if layout.key in L.ORDER else []
+    names = port.sheet_names()
+    for i, n in enumerate(names):
+        key = L.KEY_OF_NAME.get(n)
+        if key in later:
+            return i
+    return None
+
+
 def write_generated(port: WorkbookPort, layout: L.SheetLayout, rows: list[list], lang: str,
                     *, extra_headers: list[tuple[str, str]] | None = None,
                     position: int | None = None) -> None:
@@ -67,6 +79,8 @@ def write_generated(port: WorkbookPort, layout: L.SheetLayout, rows: list[list],
         last.index = len(header) - 1
         fmt.text_columns = [i for i in fmt.text_columns if i < len(layout.columns) - 1] + [
             len(header) - 1]
+    if position is None and find_sheet(port, layout) is None:
+        position = _position(layout, port)
     port.write_sheet(_name(layout, port, lang), [header] + rows, fmt, position=position)
 
 
@@ -79,7 +93,7 @@ def log(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> Non
            result.summary_zh if lang == "zh" else result.summary_en, FRONT["name"]]
     if name is None:
         port.write_sheet(L.LOG.name(lang), [L.LOG.headers(lang), row],
-                         L.LOG.sheet_format(lang=lang))
+                         L.LOG.sheet_format(lang=lang), position=_position(L.LOG, port))
         return
     existing = port.read_values(name)
     port.append_rows(name, [row], start_row=max(len(existing), 1) + 1)
@@ -112,7 +126,8 @@ def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> 
     for layout in (L.ROSTER_PAIRS, L.BOARDS, L.ROUND_SCORES, L.PENALTIES):
         choices = {"group": groups}
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
-                         layout.sheet_format(choices=choices, lang=lang))
+                         layout.sheet_format(choices=choices, lang=lang),
+                         position=_position(layout, port))
     result = CommandResult("new", f"新建工作簿（规程：{reg.title_zh}）",
                            f"new workbook ({reg.title_en or reg.id})")
     return finish(port, result, {"preset": reg.id, "language": lang}, lang)

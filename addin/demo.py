@@ -69,7 +69,9 @@ def run_demo(preset: str, out: Path, *, seed: int = 2023, console: Console | Non
     console = console or Console()
     reg = load_preset(preset)
     out = Path(out)
-    if out.exists():
+    if out.exists():  # keep the previous demo workbook in its backup stack
+        from bianpai.workbooks.backups import push
+        push(out, "demo")
         out.unlink()
     with console.status("新建工作簿…") as status:
         port = OpenpyxlPort(out, create=True, command="new")

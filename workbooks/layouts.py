@@ -164,6 +164,11 @@ LOG = SheetLayout(key="log", zh="日志", en="Log", printable=False, columns=[
 ALL = [SETTINGS, ROSTER_PAIRS, DRAW, SCHEDULE, BOARDS, ROUND_SCORES, PENALTIES, ROUND_RESULTS,
        STANDINGS, CHECKS, LOG]
 BY_KEY = {s.key: s for s in ALL}
+#: Canonical sheet order of an event workbook (keys); layouts added by other events may extend it.
+ORDER = ["operations", "settings", "roster", "checks", "draw", "schedule", "boards", "round_scores",
+         "penalties", "round_results", "standings", "final_standings", "awards", "award_receipts",
+         "certificates", "log"]
+KEY_OF_NAME = {n: s.key for s in ALL for n in (s.zh, s.en)}
 
 OUTCOME_ZH = {"W": "胜", "D": "平", "L": "负", "BYE": "轮空", "FW": "对方弃权", "FL": "弃权"}
 STATUS_CODES = {"正常": "", "normal": "", "南北弃权": "ns_forfeit", "ns forfeit": "ns_forfeit",

@@ -144,7 +144,13 @@ class OpenpyxlPort:
         try:
             self.wb.save(tmp)
             if self.out.exists():
+                mode = self.out.stat().st_mode & 0o777
                 backups.push(self.out, self.command or "save")
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                mode = 0o666 & ~umask
+            os.chmod(tmp, mode)
             os.replace(tmp, self.out)
         finally:
             if os.path.exists(tmp):

@@ -1,0 +1,42 @@
+"""Shared builders for workbook tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import openpyxl
+
+from bianpai.addin import commands
+from bianpai.templates.presets_io import load_preset
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+
+
+def new_event(path: Path, preset: str = "shenzhen-guandan-pairs-2023", lang: str = "zh") -> Path:
+    port = OpenpyxlPort(path, create=True, command="new")
+    commands.build_workbook(port, load_preset(preset), lang=lang)
+    return path
+
+
+def pair_row(group, n1, n2, g1="男", g2="男", b1=dt.date(1970, 1, 1), b2=dt.date(1980, 6, 1),
+             unit="深圳", number=None):
+    return [group, number, n1, g1, b1, None, n2, g2, b2, None, unit, None, None]
+
+
+def fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
+    """Type rows into a sheet the way a user would (openpyxl directly, no bianpai code)."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb[sheet]
+    for r, row in enumerate(rows, start=start_row):
+        for c, v in enumerate(row, start=1):
+            ws.cell(row=r, column=c, value=v)
+    wb.save(path)
+
+
+def sheet_rows(path: Path, sheet: str) -> list[tuple]:
+    wb = openpyxl.load_workbook(path)
+    return [r for r in wb[sheet].iter_rows(values_only=True)]
+
+
+def four_pairs(path: Path) -> None:
+    fill(path, "报名", [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 5)])

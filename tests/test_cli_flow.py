@@ -1,0 +1,131 @@
+"""The Shenzhen flow through the CLI on a generated workbook, reopened with openpyxl."""
+
+import json
+import shutil
+import subprocess
+from decimal import Decimal
+
+import openpyxl
+import pytest
+from typer.testing import CliRunner
+
+from bianpai.addin.cli import app
+from tests.helpers import fill, four_pairs, new_event, sheet_rows
+
+runner = CliRunner()
+
+
+def run(*args):
+    res = runner.invoke(app, [str(a) for a in args])
+    return res
+
+
+def test_new_writes_chinese_workbook(tmp_path):
+    wb = tmp_path / "event.xlsx"
+    res = run("new", "shenzhen-guandan-pairs-2023", "-o", wb)
+    assert res.exit_code == 0, res.output
+    book = openpyxl.load_workbook(wb)
+    assert book.sheetnames[:2] == ["规程", "报名"]
+    for s in ("成绩", "轮成绩", "罚分", "日志"):
+        assert s in book.sheetnames
+    header = [c.value for c in book["报名"][1]]
+    assert header[:4] == ["组别", "序号", "选手1", "性别1"]
+    assert "RosterTable" in book["报名"].tables or book["报名"].tables
+    settings = {r[0]: r for r in book["规程"].iter_rows(values_only=True)}
+    assert settings["groups[0].stages[0].format.max_rounds"][2] == 7
+    assert settings["groups[0].stages[0].scoring.bye.score_pct"][2] == 51
+    assert settings["groups[0].stages[0].scoring.bye.score_pct"][3] == "八（二）（三）"
+    # dropdowns on the group column, frozen header, A4 print setup on generated sheets later
+    dvs = book["报名"].data_validations.dataValidation
+    assert any("男子双人赛" in (dv.formula1 or "") for dv in dvs)
+    assert book["报名"].freeze_panes == "A2"
+    # refuses to overwrite without --force
+    assert run("new", "-o", wb).exit_code == 2
+
+
+def test_whole_flow_typed_percentages(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    assert run("check", wb).exit_code == 0
+    assert sheet_rows(wb, "校验")[1][0] == "通过"
+    res = run("draw", wb, "--seed", 42)
+    assert res.exit_code == 0, res.output
+    sched = sheet_rows(wb, "对阵")
+    assert sched[0] == ("组别", "轮次", "桌号", "南北序号", "南北选手", "东西序号", "东西选手", "牌号")
+    assert len(sched) == 1 + 3 * 2
+    boards = sheet_rows(wb, "成绩")
+    assert len(boards) == 1 + 3 * 2 * 6  # a blank entry row per table and board
+    # the same seed gives the same numbers
+    draw1 = sheet_rows(wb, "抽签")
+    wb2 = new_event(tmp_path / "e2.xlsx")
+    four_pairs(wb2)
+    run("draw", wb2, "--seed", 42)
+    assert [r[:3] for r in sheet_rows(wb2, "抽签")] == [r[:3] for r in draw1]
+    # type round percentages: pair 1 wins everything
+    rows = []
+    for r in sched[1:]:
+        g, rnd, table, ns, _, ew, _, _ = r
+        ns_pct = 60 if ns == 1 else 40 if ew == 1 else 50
+        rows.append([g, rnd, table, ns, ew, ns_pct, 100 - ns_pct, None, None])
+    fill(wb, "轮成绩", rows)
+    res = run("rank", wb, "--json", "--seed", 1)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    men = data["男子双人赛"]
+    assert men[0]["number"] == 1 and men[0]["match_points"] == 6
+    st = sheet_rows(wb, "排名")
+    assert st[0][-1] == "说明" and "场分" in st[0]
+    assert st[1][1] == 1 and st[1][2] == 1
+    log = sheet_rows(wb, "日志")
+    assert [r[1] for r in log[1:]] == ["new", "check", "draw", "rank"]
+    assert log[3][3] == "42"
+    # rank as of round 1
+    res = run("rank", wb, "--round", 1, "--json", "--seed", 1)
+    men1 = json.loads(res.stdout)["男子双人赛"]
+    assert men1[0]["match_points"] == 2
+
+
+def test_board_results_and_undo(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 3)
+    before = sheet_rows(wb, "成绩")
+    filled = [list(r[:6]) + [1 if r[4] < r[5] else -1, None] for r in before[1:]]
+    fill(wb, "成绩", filled)
+    typed_state = sheet_rows(wb, "成绩")
+    assert run("rank", wb, "--seed", 5).exit_code == 0
+    # the typed sheet is untouched by rank
+    assert sheet_rows(wb, "成绩") == typed_state
+    rr = sheet_rows(wb, "成绩汇总")
+    assert rr[0][:7] == ("组别", "序号", "选手", "轮次", "对手序号", "方位", "比赛分%")
+    # pairs 1 and 4 never lose a board when they sit NS against a higher number...
+    assert all(isinstance(r[6], (int, float)) for r in rr[1:])
+    # undo restores the workbook before rank: no 排名 sheet
+    assert run("undo", wb).exit_code == 0
+    assert "排名" not in openpyxl.load_workbook(wb).sheetnames
+    assert sheet_rows(wb, "成绩") == typed_state
+
+
+def test_redraw_refused_after_results(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 3)
+    sched = sheet_rows(wb, "对阵")
+    g, rnd, table, ns, _, ew, _, _ = sched[1]
+    fill(wb, "轮成绩", [[g, rnd, table, ns, ew, 55, 45, None, None]])
+    res = run("draw", wb, "--redraw", "--seed", 9)
+    assert res.exit_code == 2
+    assert "不能重新抽签" in res.output
+    # a plain draw keeps the numbers
+    assert run("draw", wb, "--seed", 9).exit_code == 0
+    assert sheet_rows(wb, "对阵") == sched
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice not installed")
+def test_demo_workbook_converts_to_pdf(tmp_path):
+    out = tmp_path / "demo.xlsx"
+    res = run("demo", "--out", out)
+    assert res.exit_code == 0, res.output
+    subprocess.run(["soffice", "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path),
+                    str(out)], check=True, capture_output=True, timeout=180)
+    assert (tmp_path / "demo.pdf").stat().st_size > 10000
