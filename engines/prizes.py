@@ -31,7 +31,7 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from bianpai.engines.errors import InputError, RuleError
+from bianpai.engines.errors import InputError
 from bianpai.engines.rounding import TWO_PLACES, q2, to_decimal
 
 __all__ = [
@@ -57,7 +57,7 @@ class _Sourced(BaseModel):
 # --------------------------------------------------------------------------------------------
 
 class PlacesStep(_Sourced):
-    """One rung of a places ladder: with at least ``min_entries`` entries, ``places`` are awarded."""
+    """One rung of a places ladder: ``min_entries`` or more entries → ``places`` awarded."""
 
     min_entries: int = Field(ge=0)
     places: int = Field(ge=0)
