@@ -239,11 +239,13 @@ class TieSplit(_Sourced):
 
     ``rounding``: ``down`` cuts each equal share to the fen so the pool is never exceeded, and the
     remainder (less than k fen) is logged; ``half_up`` rounds each share half-up (the total may
-    then differ from the pool by a few fen, also logged).
+    then differ from the pool by a few fen, also logged). ``whole_yuan``: shares are rounded to
+    whole yuan instead of the fen (a practice some organizers follow), same ``rounding`` mode.
     """
 
     policy: TiePolicy = TiePolicy.equal
     rounding: Literal["down", "half_up"] = "down"
+    whole_yuan: bool = False
 
 
 class GroupAwards(_Sourced):
@@ -308,16 +310,19 @@ class AwardRules(_Sourced):
 # money helpers
 # --------------------------------------------------------------------------------------------
 
-def split_equally(pool: Decimal, k: int, rounding: str = "down") -> tuple[Decimal, Decimal]:
-    """``(share, remainder)``: ``pool`` yuan split among ``k``, each share rounded to the fen.
+def split_equally(pool: Decimal, k: int, rounding: str = "down",
+                  whole_yuan: bool = False) -> tuple[Decimal, Decimal]:
+    """``(share, remainder)``: ``pool`` yuan split among ``k``, each share rounded to the fen
+    (or to whole yuan), ``down`` or ``half_up``; the share keeps 2 decimal places.
 
     ``remainder = pool − k × share`` (≥ 0 with ``down``; may be negative with ``half_up``).
+    Raises ``ValueError`` when ``k < 1``.
     """
     if k < 1:
         raise ValueError("split among fewer than one entrant")
     pool = to_decimal(pool)
     mode = ROUND_DOWN if rounding == "down" else ROUND_HALF_UP
-    share = (pool / k).quantize(FEN, rounding=mode)
+    share = (pool / k).quantize(Decimal(1) if whole_yuan else FEN, rounding=mode).quantize(FEN)
     return share, pool - share * k
 
 
@@ -672,13 +677,13 @@ def _tie_shares(amounts: list[Decimal], ts: TieSplit, log: list[str], label: str
                    f"tie at {place}: no split, each {amounts[0]}, {extra} over the table")
         return shares
     if ts.policy is TiePolicy.equal:
-        share, rem = split_equally(pool, k, ts.rounding)
+        share, rem = split_equally(pool, k, ts.rounding, ts.whole_yuan)
         log.append(f"{head}：合并 {pool} 元平分，每人 {share} 元，余额 {rem} 元 / "
                    f"tie at {place}: pool {pool} split equally, {share} each, remainder {rem}")
         return [share] * k
     keep = [q2(a / 2) for a in amounts]
     pot = pool - sum(keep, Decimal("0"))
-    share, rem = split_equally(pot, k, ts.rounding)
+    share, rem = split_equally(pot, k, ts.rounding, ts.whole_yuan)
     log.append(f"{head}：霍特制，各留本名次奖金一半，其余 {pot} 元平分，每人 {share} 元，余额 {rem} 元 / "
                f"tie at {place}: Hort system, pot {pot}, {share} each, remainder {rem}")
     return [kp + share for kp in keep]

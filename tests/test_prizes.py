@@ -279,6 +279,8 @@ def test_split_equally():
     assert split_equally(D(100), 3) == (D("33.33"), D("0.01"))
     assert split_equally(D(200), 3, "half_up") == (D("66.67"), D("-0.01"))
     assert split_equally(D(1000), 4) == (D("250.00"), D("0.00"))
+    assert split_equally(D(1400), 3, whole_yuan=True) == (D("466.00"), D("2.00"))
+    assert split_equally(D(1400), 3, "half_up", whole_yuan=True) == (D("467.00"), D("-1.00"))
     with pytest.raises(ValueError):
         split_equally(D(1), 0)
 
