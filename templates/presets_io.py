@@ -58,4 +58,21 @@ def load_preset(name_or_path: str | Path = DEFAULT_PRESET) -> Regulation:
                         f"regulation {source} is not valid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise RuleError(f"规程 {source} 应为映射", f"regulation {source} must be a mapping")
-    return parse_regulation(data, source=source)
+    return parse_regulation(with_blocks(data), source=source)
+
+
+def with_blocks(data: dict) -> dict:
+    """Merge the shared ``awards``/``eligibility`` blocks named by ``blocks: <regulation stem>``
+    (``presets/_blocks/<stem>.awards.yaml``) into a preset mapping; keys the preset sets itself
+    win. Several presets of one 规程 (e.g. its bridge and its 80分 events) share one block file."""
+    stem = data.pop("blocks", None)
+    if not stem:
+        return data
+    path = resources.files(PRESET_PACKAGE) / "_blocks" / f"{stem}.awards.yaml"
+    if not path.is_file():
+        raise RuleError(f"找不到奖励/资格设置块 {stem}", f"no award/eligibility block {stem}")
+    block = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    for key in ("awards", "eligibility"):
+        if key in block and data.get(key) is None:
+            data[key] = block[key]
+    return data

@@ -10,11 +10,13 @@ own. Presets are YAML files in ``bianpai/templates/presets``; see :mod:`bianpai.
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bianpai.engines.eligibility import EligibilityRules
 from bianpai.engines.guandan import GuandanScoring
+from bianpai.engines.prizes import AwardRules
 
 
 class Strict(BaseModel):
@@ -65,7 +67,8 @@ class Group(Strict):
     name_en: str = ""
     entrant: Literal["individual", "pair", "team"] = "pair"
     gender: Literal["male", "female", "mixed", "any"] = "any"
-    stages: list[Stage]
+    stages: list[Stage] = Field(default_factory=list)
+    event_date: date | None = None  # first day of this group's play, when it differs
     clause: str | None = None
 
 
@@ -89,9 +92,9 @@ class Regulation(Strict):
     venue: str | None = None
     groups: list[Group]
     draw: DrawRule = Field(default_factory=DrawRule)
-    awards: Any = None
-    eligibility: Any = None
-    roster_layout: str = "pairs"
+    awards: AwardRules | None = None
+    eligibility: EligibilityRules | None = None
+    roster_layout: Literal["pairs", "people", "teams"] = "pairs"
     language: Literal["zh", "en"] = "zh"
     notes: list[str] = Field(default_factory=list)
 

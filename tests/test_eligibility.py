@@ -61,9 +61,11 @@ SZ_DAY = D(2023, 9, 19)
 
 
 @pytest.mark.parametrize("birth,expected", [
-    (D(1958, 9, 30), {"born_too_early"}), (D(1958, 10, 1), {"boundary_day"}),
+    # the preset reads 七（一）1 literally, as the issue states it: born strictly after
+    # 1958-10-01 and strictly before 2003-10-01; the cut-off days themselves are refused
+    (D(1958, 9, 30), {"born_too_early"}), (D(1958, 10, 1), {"born_too_early"}),
     (D(1958, 10, 2), set()),
-    (D(2003, 9, 30), set()), (D(2003, 10, 1), {"boundary_day"}),
+    (D(2003, 9, 30), set()), (D(2003, 10, 1), {"born_too_late"}),
     (D(2003, 10, 2), {"born_too_late"}),
 ])
 def test_shenzhen_birth_window(birth, expected):
