@@ -85,12 +85,15 @@ def check(workbook: Path, out: Optional[Path] = typer.Option(None, "--out")):
 @app.command()
 def draw(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed", help="随机种子"),
          redraw: bool = typer.Option(False, "--redraw", help="重新抽签（已有成绩时拒绝）"),
+         accept_warnings: Optional[str] = typer.Option(
+             None, "--accept-warnings", help="接受名单警告并说明理由（写入日志）"),
          out: Optional[Path] = typer.Option(None, "--out")):
     """抽签编排：抽序号并生成全部对阵 / draw numbers and the whole schedule."""
     from bianpai.addin import commands
 
     def go():
-        res = commands.draw(_port(workbook, out, "draw"), seed=seed, redraw=redraw)
+        res = commands.draw(_port(workbook, out, "draw"), seed=seed, redraw=redraw,
+                            accept_warnings=accept_warnings)
         console.print(f"[green]✓[/] {res.summary_zh}（随机种子 {res.seed}）")
     _run(go)
 
@@ -110,6 +113,21 @@ def rank(workbook: Path, round: Optional[int] = typer.Option(None, "--round", he
         else:
             console.print(f"[green]✓[/] {res.summary_zh}")
             _print_standings(res.data)
+    _run(go)
+
+
+@app.command()
+def awards(workbook: Path, as_json: bool = typer.Option(False, "--json"),
+           out: Optional[Path] = typer.Option(None, "--out")):
+    """奖励分配：奖励、领奖签收表、证书 / allocate places, prizes, tax and certificates."""
+    from bianpai.addin import commands
+
+    def go():
+        res = commands.awards(_port(workbook, out, "awards"))
+        if as_json:
+            sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1, default=str) + "\n")
+        else:
+            console.print(f"[green]✓[/] {res.summary_zh}")
     _run(go)
 
 

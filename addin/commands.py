@@ -10,6 +10,7 @@ The same inputs give the same sheets whichever front pressed the button.
 from __future__ import annotations
 
 import datetime as dt
+import random
 import secrets
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -17,7 +18,9 @@ from typing import Any
 
 import pandas as pd
 
-from bianpai.addin.event import Event, GroupEntries, entrant_name, load_event, read_draw
+from bianpai.addin.event import (Event, GroupEntries, entrant_name, entries_per_group, load_event,
+                                 persons, read_draw)
+from bianpai.engines.eligibility import check_roster
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.guandan import round_results
 from bianpai.engines.round_robin import round_robin_schedule
@@ -123,7 +126,12 @@ def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> 
     rows.insert(2, lang_row)
     port.write_sheet(L.SETTINGS.name(lang), rows, L.SETTINGS.sheet_format(lang=lang))
     groups = [g.name_zh if lang == "zh" else (g.name_en or g.name_zh) for g in reg.groups]
-    for layout in (L.ROSTER_PAIRS, L.BOARDS, L.ROUND_SCORES, L.PENALTIES):
+    typed = [L.ROSTERS[reg.roster_layout]]
+    if any(g.stages and g.stages[0].scoring.kind == "guandan_pairs" for g in reg.groups):
+        typed += [L.BOARDS, L.ROUND_SCORES, L.PENALTIES]
+    if any(not g.stages for g in reg.groups):
+        typed.append(L.PLACINGS)  # places typed by the organizer until the stages are modelled
+    for layout in typed:
         choices = {"group": groups}
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang),
@@ -136,50 +144,17 @@ def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> 
 # --- check -----------------------------------------------------------------------------------
 
 def roster_findings(ev: Event) -> list[InputError]:
-    """Structural roster problems: duplicates, a player twice, gender of the group, sizes."""
+    """Structural roster problems: repeated pairing numbers, group sizes against the format.
+    (Duplicates, genders, ages and team sizes are the eligibility engine's: see
+    :func:`eligibility_findings`.)"""
     errs: list[InputError] = []
     r = ev.roster
     sheet = r.attrs.get("sheet", L.ROSTER_PAIRS.zh)
-    seen_pair: dict[tuple, int] = {}
-    seen_player: dict[tuple, int] = {}
-    seen_id: dict[str, int] = {}
     seen_number: dict[tuple, int] = {}
     for row, rec in r.iterrows():
         gid = rec["group_id"]
         if gid is None:
             continue
-        grp = ev.reg.group(gid)
-        key = (gid, frozenset(n for n in (rec["name1"], rec["name2"]) if n))
-        if key in seen_pair:
-            errs.append(InputError(f"重复报名：与第{seen_pair[key]}行相同",
-                                   f"duplicate entry: same as row {seen_pair[key]}",
-                                   sheet=sheet, cell=cell_of(r, row, "name1")))
-            continue
-        seen_pair[key] = row
-        for i in ("1", "2"):
-            name, birth, pid = rec["name" + i], rec["birth" + i], rec["id" + i]
-            if not name:
-                continue
-            pk = (gid, name, birth)
-            if pk in seen_player:
-                errs.append(InputError(
-                    f"选手“{name}”在本组报名了两次（另见第{seen_player[pk]}行）",
-                    f"player {name} entered twice in this group (see row {seen_player[pk]})",
-                    sheet=sheet, cell=cell_of(r, row, "name" + i)))
-            seen_player[pk] = row
-            if pid:
-                if pid in seen_id and seen_id[pid] != row:
-                    errs.append(InputError(f"证件号 {pid} 重复（另见第{seen_id[pid]}行）",
-                                           f"ID {pid} appears twice (see row {seen_id[pid]})",
-                                           sheet=sheet, cell=cell_of(r, row, "id" + i)))
-                seen_id.setdefault(pid, row)
-        genders = [rec["gender1"], rec["gender2"]]
-        want = {"male": ["男", "男"], "female": ["女", "女"], "mixed": ["女", "男"]}.get(grp.gender)
-        if want and all(genders) and sorted(genders) != sorted(want):
-            errs.append(InputError(
-                f"{grp.name_zh}要求选手性别为{'、'.join(want)}，本行为{'、'.join(genders)}",
-                f"{grp.name_en or grp.id} needs genders {want}; this row has {genders}",
-                sheet=sheet, cell=cell_of(r, row, "gender1")))
         if rec["number"] is not None:
             nk = (gid, rec["number"])
             if nk in seen_number:
@@ -190,9 +165,9 @@ def roster_findings(ev: Event) -> list[InputError]:
             seen_number[nk] = row
     for g in ev.reg.groups:
         n = int((r["group_id"] == g.id).sum())
-        fmt = g.stages[0].format
-        if n == 0:
+        if n == 0 or not g.stages:
             continue
+        fmt = g.stages[0].format
         if n < 2:
             errs.append(InputError(f"{g.name_zh}只有 {n} 对报名，无法进行比赛",
                                    f"{g.name_en or g.id} has only {n} entry", sheet=sheet))
@@ -206,8 +181,38 @@ def roster_findings(ev: Event) -> list[InputError]:
 
 
 def eligibility_findings(ev: Event) -> list[tuple[str, InputError]]:
-    """Eligibility problems as (severity, error). Filled in by the eligibility engine."""
-    return []
+    """Eligibility problems as (severity, error) from the regulation's ``eligibility`` block
+    (:func:`bianpai.engines.eligibility.check_roster`), each naming its roster cell. Ages are
+    taken at each group's ``event_date`` (else the event's)."""
+    rules = ev.reg.eligibility
+    if rules is None or ev.roster.empty:
+        return []
+    people, where = persons(ev)
+    if people.empty:
+        return []
+    sheet = ev.roster.attrs.get("sheet", L.ROSTERS[ev.reg.roster_layout].zh)
+    out = []
+    dates = {g.name_zh: g.event_date or ev.reg.event_date for g in ev.reg.groups}
+    by_date: dict = {}
+    for label, g in people["group"].items():
+        by_date.setdefault(dates.get(g, ev.reg.event_date), []).append(label)
+    seen = set()
+    for day, labels in by_date.items():
+        # checks across the roster (duplicates, one event per person) see everyone
+        found = check_roster(people, rules, event_date=day or dt.date.today())
+        for f in found.itertuples(index=False):
+            if f.row is not None and not pd.isna(f.row) and f.row not in labels:
+                continue
+            key = (f.row, f.field, f.code, f.message_zh)
+            if key in seen:
+                continue
+            seen.add(key)
+            cell = where.get((f.row, f.field)) if f.row is not None else None
+            if cell is None and f.row is not None and not pd.isna(f.row):
+                cell = str(f.row).split(":")[0]
+                cell = f"{cell}:{cell}"
+            out.append((f.severity, InputError(f.message_zh, f.message_en, sheet=sheet, cell=cell)))
+    return out
 
 
 def _finding_rows(errors: list[tuple[str, InputError]], lang: str) -> list[list]:
@@ -253,20 +258,29 @@ def _results_exist(port: WorkbookPort) -> bool:
     return False
 
 
-def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False) -> CommandResult:
+def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
+         accept_warnings: str | None = None) -> CommandResult:
     """Draw pairing numbers by seeded lot (where the roster gives none) and write the whole
     round-robin schedule: 抽签, 对阵, and blank 成绩 entry rows for every board.
 
     Refuses (``InputErrors``) while the roster has errors. With an existing draw the numbers are
     kept (the schedule is rebuilt and missing entry rows added); ``redraw=True`` draws again but
     is refused once any result has been typed. ``seed``: the lot's random seed (a fresh one when
-    None); it is written to 抽签 and 日志.
+    None); it is written to 抽签 and 日志. Roster warnings (e.g. an ID check digit) block the
+    draw until accepted with a reason (``accept_warnings``), which goes to 日志.
     """
     ev = load_event(port)
     errs = ev.errors + roster_findings(ev)
-    errs += [e for s, e in eligibility_findings(ev) if s == "error"]
+    found = eligibility_findings(ev)
+    errs += [e for s, e in found if s == "error"]
     if errs:
         raise InputErrors(errs)
+    warnings = [e for s, e in found if s == "warning"]
+    if warnings and not accept_warnings:
+        raise InputErrors([InputError(
+            f"名单警告须说明理由后接受（--accept-warnings \"理由\"）：{e.zh}",
+            f"roster warning; accept it with a reason (--accept-warnings): {e.en}",
+            sheet=e.sheet, cell=e.cell) for e in warnings])
     lang = ev.lang
     existing = read_draw(port, ev)
     if ev.errors:
@@ -276,7 +290,6 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False) -
                                       "results have been entered; clear them before a redraw",
                                       sheet=_name(L.BOARDS, port, lang))])
     seed = new_seed() if seed is None else int(seed)
-    import random
     rng = random.Random(seed)
     groups: dict[str, GroupEntries] = {}
     draw_rows, sched_rows = [], []
@@ -337,7 +350,12 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False) -
         "draw", f"抽签编排完成：{len(groups)} 个组别，{len(sched_rows)} 桌次，成绩表新增 {added} 行",
         f"draw done: {len(groups)} groups, {len(sched_rows)} tables, {added} result rows added",
         seed=seed)
-    return finish(port, result, {"seed": seed, "redraw": redraw or None}, lang)
+    if warnings:
+        result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}（" + \
+            "；".join(f"{e.where} {e.zh}" for e in warnings) + "）"
+        result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
+    return finish(port, result, {"seed": seed, "redraw": redraw or None,
+                                 "accept_warnings": accept_warnings}, lang)
 
 
 def _append_board_rows(port, ev: Event, groups: dict[str, GroupEntries], lang: str) -> int:
@@ -626,3 +644,98 @@ def _json(v):
     if isinstance(v, Decimal):
         return float(v) if v != v.to_integral_value() else int(v)
     return v
+
+
+# --- awards ----------------------------------------------------------------------------------
+
+def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
+    """The final ranking the prize table reads: the generated 排名 when the regulation's stages
+    produced one, else the typed 名次录入 sheet. Columns: ``group`` (str, name_zh), ``place``
+    (int), ``entrant_id``, ``name``, ``unit``, ``person_id``. Raises ``InputErrors``."""
+    errs: list[InputError] = []
+    if find_sheet(port, L.STANDINGS) is not None:
+        df = read_table(port, L.STANDINGS, errors=errs)
+        out = pd.DataFrame({"group": df["group"], "place": df["rank"],
+                            "entrant_id": [f"{g}#{e}" for g, e in zip(df["group"], df["entrant"])],
+                            "name": df["entrant_name"], "unit": df["unit"]})
+    elif find_sheet(port, L.PLACINGS) is not None:
+        df = read_table(port, L.PLACINGS, errors=errs)
+        out = pd.DataFrame({"group": df["group"], "place": df["rank"],
+                            "entrant_id": [f"{g}#{n}" for g, n in zip(df["group"], df["name"])],
+                            "name": df["name"], "unit": df["unit"],
+                            "person_id": df["person_id"]})
+    else:
+        raise InputErrors([InputError("还没有排名：请先“计算排名”，或在“名次录入”表填写名次",
+                                      "no ranking yet: run rank, or type places in Placings",
+                                      sheet=L.PLACINGS.zh)])
+    sheet = df.attrs.get("sheet", "")
+    names = []
+    for row, g in df["group"].items():
+        grp = ev.group_of(g, sheet=sheet, cell=cell_of(df, row, "group")) if g else None
+        names.append(grp.name_zh if grp else g)
+    out["group"] = names
+    errs += ev.errors
+    if errs:
+        raise InputErrors(errs)
+    return out.reset_index(drop=True)
+
+
+def _money(v):
+    return None if v is None or (isinstance(v, float) and v != v) else v
+
+
+def awards(port: WorkbookPort) -> CommandResult:
+    """Allocate places, prizes, tax, trophies and certificates by the regulation's ``awards``
+    block (:func:`bianpai.engines.prizes.allocate`) and write 奖励 (flat, for mail merge, with
+    totals), 领奖签收表 (amounts in 大写 and a signature column) and 证书. Money in yuan
+    (Decimal, shown ¥ with 2 decimals). Raises ``InputErrors`` for a missing ranking."""
+    from bianpai.engines.prizes import allocate, yuan_capital
+
+    ev = load_event(port)
+    lang = ev.lang
+    if ev.reg.awards is None:
+        raise InputErrors([InputError("规程没有奖励设置", "the regulation has no awards block",
+                                      sheet=_name(L.SETTINGS, port, lang))])
+    standings = final_standings(port, ev)
+    entries = entries_per_group(ev)
+    entries = {g: (n or int((standings["group"] == g).sum())) for g, n in entries.items()}
+    alloc = allocate(standings, ev.reg.awards, entries)
+    t = alloc.table
+    award_rows, receipt_rows, cert_rows = [], [], []
+    for rec in t.to_dict("records"):
+        award_rows.append([rec["group"], rec["place_label"], rec["name"], rec["unit"],
+                           rec["award"], _money(rec["gross"]), _money(rec["tax_withheld"]),
+                           _money(rec["net"]), rec["note"]])
+        net = _money(rec["net"])
+        if net:
+            receipt_rows.append([rec["group"], rec["place_label"], rec["name"], net,
+                                 yuan_capital(net), "", ""])
+        titles = [x for x, flag in (("奖杯", rec["trophy"]), ("奖牌", rec["medal"]),
+                                    ("证书", rec["certificate"])) if flag]
+        if titles or rec["qualification"]:
+            cert_rows.append([rec["group"], rec["place_label"], rec["name"], rec["unit"],
+                              "、".join(titles) + (f"（{rec['award']}）" if rec["award"] else ""),
+                              rec["qualification"]])
+    totals = alloc.totals
+    if len(totals):
+        last = totals.iloc[-1]
+        award_rows.append(["合计" if lang == "zh" else "Total", "", "", "", "",
+                           _money(last["gross"]), _money(last["tax_withheld"]), _money(last["net"]),
+                           ""])
+        total_net = _money(last["net"])
+        if total_net:
+            receipt_rows.append(["合计" if lang == "zh" else "Total", "", "", total_net,
+                                 yuan_capital(total_net), "", ""])
+    write_generated(port, L.AWARDS, award_rows, lang)
+    write_generated(port, L.AWARD_RECEIPTS, receipt_rows, lang)
+    write_generated(port, L.CERTIFICATES, cert_rows, lang)
+    n_money = sum(1 for r in receipt_rows[:-1] if r[3])
+    result = CommandResult(
+        "awards", f"奖励分配：{len(award_rows) - (1 if len(totals) else 0)} 行，"
+                  f"发奖金 {n_money} 人次；" + "；".join(x.split(" / ")[0] for x in alloc.log),
+        f"awards: {len(t)} rows, {n_money} paid; " + "; ".join(
+            x.split(" / ")[-1] for x in alloc.log),
+        data={"awards": [{k: _json(v) if not isinstance(v, (bool, type(None))) else v
+                          for k, v in r.items()} for r in t.to_dict("records")],
+              "log": alloc.log, "cancelled": alloc.cancelled})
+    return finish(port, result, {}, lang)

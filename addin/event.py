@@ -56,7 +56,7 @@ def load_event(port: WorkbookPort) -> Event:
     ``Event.errors`` (the roster's bad cells included); the 规程 sheet's errors raise at once."""
     reg = regulation_from_sheet(port)
     errors: list[InputError] = []
-    roster = read_table(port, L.ROSTER_PAIRS, errors=errors)
+    roster = read_table(port, L.ROSTERS[reg.roster_layout], errors=errors)
     ev = Event(reg=reg, lang=reg.language, roster=roster, errors=errors)
     sheet = roster.attrs.get("sheet", L.ROSTER_PAIRS.zh)
     gids = []
@@ -65,6 +65,61 @@ def load_event(port: WorkbookPort) -> Event:
         gids.append(grp.id if grp else None)
     roster["group_id"] = gids
     return ev
+
+
+PAIR_FIELDS = {"name": "name{}", "gender": "gender{}", "birth_date": "birth{}", "id_number": "id{}"}
+
+
+def persons(ev: Event) -> tuple[pd.DataFrame, dict]:
+    """One row per person of the roster, in the columns of
+    :func:`bianpai.engines.eligibility.check_roster`, and a map from (index label, field) to the
+    roster cell (A1) so findings can name it. Pairs rows become two persons (team = the pair)."""
+    r = ev.roster
+    rows, index, where = [], [], {}
+    cols = r.attrs.get("columns", {})
+    for row, rec in r.iterrows():
+        gname = ev.reg.group(rec["group_id"]).name_zh if rec["group_id"] else rec["group"]
+        if ev.reg.roster_layout == "pairs":
+            team = entrant_name(rec) or f"第{row}行"
+            for i in ("1", "2"):
+                label = f"{row}:{i}"
+                person = {k: rec[v.format(i)] for k, v in PAIR_FIELDS.items()}
+                if not any(person.values()):
+                    continue
+                person.update(group=gname, event=gname, team=team, unit=rec["unit"],
+                              number=rec["number"], role="队员")
+                rows.append(person)
+                index.append(label)
+                for k, v in PAIR_FIELDS.items():
+                    where[(label, k)] = f"{cols.get(v.format(i), '?')}{row}"
+                for k in ("group", "unit", "number"):
+                    where[(label, k)] = f"{cols.get(k, '?')}{row}"
+        else:
+            person = {k: rec.get(k) for k in ("name", "gender", "birth_date", "id_number", "unit",
+                                             "number", "role", "team")}
+            person.update(group=gname, event=gname)
+            rows.append(person)
+            index.append(str(row))
+            for k in person:
+                where[(str(row), k)] = f"{cols.get(k, '?')}{row}"
+    df = pd.DataFrame(rows, index=index)
+    return df, where
+
+
+def entries_per_group(ev: Event) -> dict[str, int]:
+    """Number of entries (pairs, teams or individuals) per group name_zh, for places ladders."""
+    out: dict[str, int] = {}
+    r = ev.roster
+    for g in ev.reg.groups:
+        sub = r[r["group_id"] == g.id]
+        if ev.reg.roster_layout == "pairs" or "team" not in sub.columns:
+            n = len(sub)
+        else:
+            players = sub[~sub["role"].fillna("").astype(str).str.match(r"^(领队|教练|领队兼教练)$")]
+            keys = [t if t else f"#{n}" for n, t in zip(players["name"], players["team"])]
+            n = len(set(keys))
+        out[g.name_zh] = n
+    return out
 
 
 def entrant_name(rec) -> str:

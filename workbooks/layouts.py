@@ -93,6 +93,49 @@ ROSTER_PAIRS = SheetLayout(key="roster", zh="报名", en="Roster", typed=True, l
     C("qualification", "参赛资格", "Qualification", width=18),
     C("note", "备注", "Note", width=16)])
 
+ROSTER_PEOPLE = SheetLayout(key="roster", zh="报名", en="Roster", typed=True, landscape=True,
+                            table=True, columns=[
+    C("group", "组别", "Group", required=True, width=18),
+    C("team", "队名/组合", "Team / pair", width=16),
+    C("number", "序号", "No", "int", width=6),
+    C("name", "姓名", "Name", required=True, width=12),
+    C("gender", "性别", "Gender", choices=["男", "女"], width=6),
+    C("birth_date", "出生日期", "Birth date", "date", width=12),
+    C("id_number", "证件号", "ID number", width=20),
+    C("unit", "单位", "Unit", width=16),
+    C("role", "角色", "Role", choices=["队员", "领队", "教练", "领队兼教练", "领队兼队员"], width=10),
+    C("note", "备注", "Note", width=16)])
+
+PLACINGS = SheetLayout(key="placings", zh="名次录入", en="Placings", typed=True, columns=[
+    C("group", "组别", "Group", required=True, width=18),
+    C("rank", "名次", "Place", "int", required=True, width=6),
+    C("name", "姓名/队名", "Name / team", required=True, width=20),
+    C("unit", "单位", "Unit", width=16),
+    C("person_id", "证件号", "ID number", width=20),
+    C("note", "备注", "Note", width=16)])
+
+AWARDS = SheetLayout(key="awards", zh="奖励", en="Awards", landscape=True, columns=[
+    C("group", "组别", "Group", width=16), C("place", "名次", "Place", width=10),
+    C("name", "姓名/队名", "Name / team", width=20), C("unit", "单位", "Unit", width=16),
+    C("award", "奖项", "Award", width=22),
+    C("gross", "税前", "Gross", "decimal", width=11, number_format='"¥"#,##0.00'),
+    C("tax_withheld", "代扣税额", "Tax withheld", "decimal", width=11, number_format='"¥"#,##0.00'),
+    C("net", "实发", "Net", "decimal", width=11, number_format='"¥"#,##0.00'),
+    C("note", "备注", "Note", width=30)])
+
+AWARD_RECEIPTS = SheetLayout(key="award_receipts", zh="领奖签收表", en="Prize receipts", columns=[
+    C("group", "组别", "Group", width=14), C("place", "名次", "Place", width=9),
+    C("name", "姓名/队名", "Name / team", width=16),
+    C("net", "实发金额", "Amount", "decimal", width=12, number_format='"¥"#,##0.00'),
+    C("capital", "大写", "In words (大写)", width=26), C("signature", "签名", "Signature", width=14),
+    C("date", "日期", "Date", width=10)])
+
+CERTIFICATES = SheetLayout(key="certificates", zh="证书", en="Certificates", columns=[
+    C("group", "组别", "Group", width=16), C("place", "名次", "Place", width=10),
+    C("name", "姓名/队名", "Name / team", width=20), C("unit", "单位", "Unit", width=16),
+    C("title", "证书/奖杯", "Certificate / trophy", width=24),
+    C("qualification", "资格", "Qualification", width=30)])
+
 DRAW = SheetLayout(key="draw", zh="抽签", en="Draw", columns=[
     C("group", "组别", "Group", width=14), C("number", "序号", "No", "int", width=6),
     C("entrant_name", "选手", "Entrant", width=22), C("unit", "单位", "Unit", width=16),
@@ -161,14 +204,16 @@ LOG = SheetLayout(key="log", zh="日志", en="Log", printable=False, columns=[
     C("args", "参数", "Arguments", width=30), C("seed", "随机种子", "Seed", width=22),
     C("summary", "摘要", "Summary", width=60), C("front", "前端", "Front", width=10)])
 
-ALL = [SETTINGS, ROSTER_PAIRS, DRAW, SCHEDULE, BOARDS, ROUND_SCORES, PENALTIES, ROUND_RESULTS,
+ALL = [SETTINGS, ROSTER_PAIRS, PLACINGS, AWARDS, AWARD_RECEIPTS, CERTIFICATES, DRAW, SCHEDULE, BOARDS, ROUND_SCORES, PENALTIES, ROUND_RESULTS,
        STANDINGS, CHECKS, LOG]
 BY_KEY = {s.key: s for s in ALL}
+ROSTERS = {"pairs": ROSTER_PAIRS, "people": ROSTER_PEOPLE}
 #: Canonical sheet order of an event workbook (keys); layouts added by other events may extend it.
 ORDER = ["operations", "settings", "roster", "checks", "draw", "schedule", "boards", "round_scores",
          "penalties", "round_results", "standings", "final_standings", "awards", "award_receipts",
          "certificates", "log"]
 KEY_OF_NAME = {n: s.key for s in ALL for n in (s.zh, s.en)}
+ORDER.insert(ORDER.index("standings") + 1, "placings")
 
 OUTCOME_ZH = {"W": "胜", "D": "平", "L": "负", "BYE": "轮空", "FW": "对方弃权", "FL": "弃权"}
 STATUS_CODES = {"正常": "", "normal": "", "南北弃权": "ns_forfeit", "ns forfeit": "ns_forfeit",
