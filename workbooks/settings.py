@@ -36,15 +36,27 @@ LABELS = {
     "draw": "抽签", "numbers_by_lot": "抽签定序号", "title_zh": "赛事名称", "title_en": "英文名称",
     "sport": "项目", "source": "来源", "event_date": "比赛日期", "venue": "地点",
     "roster_layout": "报名表样式", "language": "语言", "awards": "奖励", "eligibility": "资格",
+    "amounts": "奖金(元)", "prize_table": "奖金表", "announced_later": "奖金另行公布", "tax": "税",
+    "rate": "税率", "exempt_up_to": "免税额(元)", "tie_split": "并列分配", "policy": "方式",
+    "places": "录取名额", "places_by_entries": "按报名数录取", "min_entries": "报名数≥",
+    "cancel_below": "少于此数取消", "place_awards": "奖杯/证书", "from_place": "自第几名",
+    "to_place": "至第几名", "trophy": "奖杯", "medal": "奖牌", "certificate": "证书",
+    "merit_split": "优胜/优秀奖", "winner_percent": "优胜奖比例%", "qualification": "资格",
+    "birth_windows": "出生日期范围", "born_after": "须晚于", "born_before": "须早于",
+    "age_ranges": "年龄范围", "min_age": "最小年龄", "max_age": "最大年龄", "team_sizes": "队伍人数",
+    "min_players": "最少队员", "max_players": "最多队员", "one_prize_per_person": "每人限一奖",
+    "reaward_vacated": "空缺名次递补",
 }
 SKIP = {"clause", "note", "notes"}
+#: Mapping-valued settings shown in one cell as "key: value, key: value" (e.g. a prize table).
+MAPPING_FIELDS = {"amounts", "genders"}
 
 
 def _label(path: list, reg_data: dict) -> str:
     parts, node = [], reg_data
     for p in path:
         if isinstance(p, int):
-            name = node[p].get("name_zh") if isinstance(node[p], dict) else None
+            name = (node[p].get("name_zh") or node[p].get("name")) if isinstance(node[p], dict) else None
             parts.append(name or f"第{p + 1}项")
             node = node[p]
         else:
@@ -86,7 +98,10 @@ def settings_rows(reg: Regulation) -> list[list[Any]]:
     rows.append(["preset", "规程预设", reg.id, "", "本工作簿所依据的规程预设；其余各行覆盖预设中的同名设置"])
 
     def walk(node, path, clause, note_done):
-        if isinstance(node, dict):
+        if isinstance(node, dict) and path and path[-1] in MAPPING_FIELDS:
+            text = ", ".join(f"{k}: {v}" for k, v in node.items())
+            rows.append([_path_text(path), _label(path, data), text, clause or "", ""])
+        elif isinstance(node, dict):
             c = node.get("clause") or clause
             note = node.get("note")
             start = len(rows)
@@ -122,6 +137,11 @@ def _parse_path(text: str) -> list:
 
 
 def _value(raw: Any, old: Any) -> Any:
+    if isinstance(old, dict):
+        if raw is None or str(raw).strip() == "":
+            return {}
+        text = str(raw).replace("，", ",").replace("：", ":")
+        return yaml.safe_load("{" + text + "}")
     if isinstance(old, list):
         if raw is None:
             return []
