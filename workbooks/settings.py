@@ -14,8 +14,10 @@ from typing import Any
 
 import yaml
 
-from bianpai.engines.errors import InputError, RuleError
-from bianpai.templates.presets_io import load_preset, parse_regulation
+from pydantic import ValidationError
+
+from bianpai.engines.errors import InputError, InputErrors, RuleError
+from bianpai.templates.presets_io import load_preset
 from bianpai.templates.schema import Regulation
 from bianpai.workbooks.layouts import SETTINGS
 from bianpai.workbooks.port import WorkbookPort
@@ -186,12 +188,30 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
                              cell=f"A{row}") from None
         node[path[-1]] = _value(raw, old)
     try:
-        return parse_regulation(data, source=sheet)
-    except RuleError as exc:
-        # name the row of the first failing field when we can
-        cell = None
-        for key, (_, row) in values.items():
-            if key in exc.zh:
-                cell = f"C{row}"
-                break
-        raise InputError(exc.zh, exc.en, sheet=sheet, cell=cell) from exc
+        return Regulation.model_validate(data)
+    except ValidationError as exc:
+        errors = []
+        for err in exc.errors():
+            path = _data_path(data, err["loc"])
+            key = _path_text(path)
+            row = values.get(key, (None, None))[1]
+            errors.append(InputError(
+                f"设置项“{key}”的值无效：{err['msg']}", f"setting {key!r} is invalid: {err['msg']}",
+                sheet=sheet, cell=f"C{row}" if row else None))
+        raise InputErrors(errors) from exc
+
+
+def _data_path(data, loc) -> list:
+    """A pydantic error location without discriminator tags, as a path into ``data``."""
+    path, node = [], data
+    for part in loc:
+        if isinstance(node, dict) and part not in node:
+            continue  # a union tag such as 'round_robin'
+        if isinstance(node, list) and not isinstance(part, int):
+            continue
+        path.append(part)
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            break
+    return path

@@ -1,0 +1,160 @@
+"""Bad input: a clear Chinese + English message naming sheet and cell, and nothing written."""
+
+import datetime as dt
+import hashlib
+
+import pytest
+from typer.testing import CliRunner
+
+from bianpai.addin.cli import app
+from bianpai.workbooks.backups import stack
+from tests.helpers import fill, four_pairs, new_event, pair_row, sheet_rows
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def drawn(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    assert run("draw", wb, "--seed", 11).exit_code == 0
+    return wb
+
+
+def first_match(wb):
+    g, rnd, table, ns, _, ew, _, _ = sheet_rows(wb, "对阵")[1]
+    return g, rnd, table, ns, ew
+
+
+def assert_refused(wb, command, *needles):
+    before, backups = digest(wb), len(stack(wb))
+    res = run(command, wb, "--seed", 1)
+    assert res.exit_code == 2, res.output
+    out = " ".join(res.output.split())
+    for n in needles:
+        assert n in out, (n, out)
+    assert "nothing written" in out
+    assert digest(wb) == before and len(stack(wb)) == backups
+
+
+def test_unknown_pair(drawn):
+    g, rnd, table, ns, ew = first_match(drawn)
+    fill(drawn, "轮成绩", [[g, rnd, table, 9, ew, 50, 50, None, None]])
+    assert_refused(drawn, "rank", "轮成绩!D2", "序号 9 不在本组抽签中", "pair 9")
+
+
+def test_unknown_round(drawn):
+    g, rnd, table, ns, ew = first_match(drawn)
+    fill(drawn, "轮成绩", [[g, 8, table, ns, ew, 50, 50, None, None]])
+    assert_refused(drawn, "rank", "轮成绩!B2", "轮次应为 1–3")
+
+
+def test_pairing_not_in_schedule(drawn):
+    g, rnd, table, ns, ew = first_match(drawn)
+    fill(drawn, "轮成绩", [[g, rnd, table, ew, ns, 50, 50, None, None]])
+    assert_refused(drawn, "rank", "轮成绩!D2", "没有")
+
+
+@pytest.mark.parametrize("value,needle", [
+    (120, "0–100"), (-5, "0–100"), ("五十", "文本"), ("５５", "全角"), ("55%", "不要带“%”"),
+    (0.55, "小数形式")])
+def test_bad_percentages(drawn, value, needle):
+    g, rnd, table, ns, ew = first_match(drawn)
+    fill(drawn, "轮成绩", [[g, rnd, table, ns, ew, value, 50, None, None]])
+    assert_refused(drawn, "rank", "轮成绩!F2", needle)
+
+
+def test_text_in_number_cell_of_boards(drawn):
+    fill(drawn, "成绩", [[None, None, None, None, None, None, "二", None]], start_row=2)
+    assert_refused(drawn, "rank", "成绩!G2", "应为数字")
+
+
+def test_board_entered_twice(drawn):
+    rows = sheet_rows(drawn, "成绩")
+    first = list(rows[1][:6]) + [1, None]
+    fill(drawn, "成绩", [first, first], start_row=2)
+    fill(drawn, "成绩", [first], start_row=len(rows) + 1)
+    assert_refused(drawn, "rank", "重复录入", f"成绩!G{len(rows) + 1}")
+
+
+def test_duplicate_roster_rows_block_draw(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    rows = [pair_row("男子双人赛", f"甲{i}", f"乙{i}", b1=dt.date(1970, 1, i + 1)) for i in range(1, 4)]
+    rows.append(rows[0])
+    fill(wb, "报名", rows)
+    assert_refused(wb, "draw", "报名!", "重复")
+    assert run("check", wb).exit_code == 1
+    assert any(r[0] == "错误" for r in sheet_rows(wb, "校验")[1:])
+
+
+@pytest.mark.parametrize("birth,ok", [
+    (dt.date(2003, 9, 30), True), (dt.date(2003, 10, 1), False), (dt.date(2003, 10, 2), False),
+    (dt.date(1958, 10, 2), True), (dt.date(1958, 10, 1), False), (dt.date(1958, 9, 30), False)])
+def test_eligibility_window_blocks_draw(tmp_path, birth, ok):
+    wb = new_event(tmp_path / "e.xlsx")
+    rows = [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 4)]
+    rows.append(pair_row("男子双人赛", "甲4", "乙4", b1=birth))
+    fill(wb, "报名", rows)
+    if ok:
+        assert run("draw", wb, "--seed", 1).exit_code == 0
+    else:
+        assert_refused(wb, "draw", "报名!E5")
+
+
+def test_wrong_gender_for_group(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    rows = [pair_row("女子双人赛", f"甲{i}", f"乙{i}", g1="女", g2="女") for i in range(1, 4)]
+    rows.append(pair_row("女子双人赛", "甲4", "乙4", g1="女", g2="男"))
+    fill(wb, "报名", rows)
+    assert_refused(wb, "draw", "报名!")
+
+
+def test_unknown_group(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    fill(wb, "报名", [pair_row("男双", "甲", "乙")])
+    assert_refused(wb, "draw", "报名!A2", "未知组别")
+
+
+def test_too_many_pairs_for_seven_rounds(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    fill(wb, "报名", [pair_row("男子双人赛", f"甲{i}", f"乙{i}", b1=dt.date(1970, 1, i))
+                     for i in range(1, 10)])
+    assert_refused(wb, "draw", "超过规程允许的 7 轮")
+
+
+def test_bad_setting_value_names_cell(tmp_path):
+    import openpyxl
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    book = openpyxl.load_workbook(wb)
+    ws = book["规程"]
+    for row in ws.iter_rows(min_row=2):
+        if row[0].value == "groups[0].stages[0].format.max_rounds":
+            row[2].value = "七"
+            cell = f"C{row[0].row}"
+    book.save(wb)
+    assert_refused(wb, "draw", f"规程!{cell}")
+
+
+def test_formula_like_text_stays_text(tmp_path):
+    import openpyxl
+    wb = new_event(tmp_path / "e.xlsx")
+    rows = [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 4)]
+    rows.append(pair_row("男子双人赛", "=1+1", "@SUM(A1)", unit="-单位"))
+    fill(wb, "报名", rows)
+    book = openpyxl.load_workbook(wb)
+    book["报名"]["C5"].data_type = "s"
+    book["报名"]["G5"].data_type = "s"
+    book.save(wb)
+    assert run("draw", wb, "--seed", 2).exit_code == 0
+    ws = openpyxl.load_workbook(wb)["抽签"]
+    cells = [c for row in ws.iter_rows() for c in row if isinstance(c.value, str) and "1+1" in c.value]
+    assert cells and all(c.data_type == "s" for c in cells)
