@@ -136,6 +136,14 @@ def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> 
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang),
                          position=_position(layout, port))
+    # generated sheets appear from the start with their headers (rebuilt whole by commands)
+    generated = [L.CHECKS]
+    if any(g.stages and g.stages[0].scoring.kind == "guandan_pairs" for g in reg.groups):
+        generated += [L.SCHEDULE, L.STANDINGS]
+    if reg.awards is not None:
+        generated.append(L.AWARDS)
+    for layout in generated:
+        write_generated(port, layout, [], lang)
     result = CommandResult("new", f"新建工作簿（规程：{reg.title_zh}）",
                            f"new workbook ({reg.title_en or reg.id})")
     return finish(port, result, {"preset": reg.id, "language": lang}, lang)
@@ -653,7 +661,9 @@ def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
     produced one, else the typed 名次录入 sheet. Columns: ``group`` (str, name_zh), ``place``
     (int), ``entrant_id``, ``name``, ``unit``, ``person_id``. Raises ``InputErrors``."""
     errs: list[InputError] = []
-    if find_sheet(port, L.STANDINGS) is not None:
+    ranked = find_sheet(port, L.STANDINGS) is not None and len(port.read_values(
+        find_sheet(port, L.STANDINGS))) > 1
+    if ranked:
         df = read_table(port, L.STANDINGS, errors=errs)
         out = pd.DataFrame({"group": df["group"], "place": df["rank"],
                             "entrant_id": [f"{g}#{e}" for g, e in zip(df["group"], df["entrant"])],

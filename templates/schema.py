@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bianpai.engines.eligibility import EligibilityRules
 from bianpai.engines.guandan import GuandanScoring
@@ -46,6 +46,19 @@ class TieBreakChain(Strict):
     criteria: list[str]
     clause: str | None = None
     note: str | None = None
+
+    @field_validator("criteria")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        import bianpai.engines  # noqa: F401  (registers every engine's criteria)
+        from bianpai.engines.standings import CRITERIA
+        unknown = [c for c in v if c not in CRITERIA]
+        if unknown:
+            raise ValueError(f"未知的排名依据 unknown criteria: {', '.join(unknown)}; "
+                             f"可用 known: {', '.join(sorted(CRITERIA))}")
+        if not v:
+            raise ValueError("排名依据不能为空 / the chain must not be empty")
+        return v
 
 
 class Stage(Strict):

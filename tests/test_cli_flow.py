@@ -26,7 +26,7 @@ def test_new_writes_chinese_workbook(tmp_path):
     assert res.exit_code == 0, res.output
     book = openpyxl.load_workbook(wb)
     assert book.sheetnames[:2] == ["规程", "报名"]
-    for s in ("成绩", "轮成绩", "罚分", "日志"):
+    for s in ("成绩", "轮成绩", "罚分", "日志", "对阵", "排名", "奖励", "校验"):
         assert s in book.sheetnames
     header = [c.value for c in book["报名"][1]]
     assert header[:4] == ["组别", "序号", "选手1", "性别1"]
@@ -102,7 +102,7 @@ def test_board_results_and_undo(tmp_path):
     assert all(isinstance(r[6], (int, float)) for r in rr[1:])
     # undo restores the workbook before rank: no 排名 sheet
     assert run("undo", wb).exit_code == 0
-    assert "排名" not in openpyxl.load_workbook(wb).sheetnames
+    assert sheet_rows(wb, "排名")[1:] == []  # back to the header-only sheet of before rank
     assert sheet_rows(wb, "成绩") == typed_state
 
 

@@ -1,0 +1,68 @@
+import pytest
+
+from bianpai.engines.errors import InputError, InputErrors, RuleError
+from bianpai.templates.presets_io import load_preset, preset_names
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from bianpai.workbooks.settings import regulation_from_sheet, settings_rows
+from tests.helpers import four_pairs, new_event
+
+REGULATIONS = ["shenzhen-guandan-pairs-2023", "qingdao-gouji-2015", "cbsa-chinese-eightball-open-2022",
+               "fujian-elder-mind-games-2024", "otog-mind-games-2024"]
+
+
+def test_every_regulation_has_a_preset():
+    assert set(REGULATIONS) <= set(preset_names())
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_presets_validate_and_round_trip(name):
+    reg = load_preset(name)
+    assert reg.awards is not None and reg.eligibility is not None
+    rows = settings_rows(reg)
+    assert rows[1][:3] == ["preset", "规程预设", name]
+
+
+def test_broken_preset_names_field_path(tmp_path):
+    text = (tmp_path / "x.yaml")
+    src = load_preset.__globals__["preset_text"]("shenzhen-guandan-pairs-2023")
+    text.write_text(src.replace("max_rounds: 7", "max_rounds: seven"), encoding="utf-8")
+    with pytest.raises(RuleError) as exc:
+        load_preset(text)
+    assert "groups.0.stages.0.format" in exc.value.zh and "max_rounds" in exc.value.zh
+
+
+def test_yaml_is_safe_loaded(tmp_path):
+    bad = tmp_path / "evil.yaml"
+    bad.write_text("!!python/object/apply:os.system ['echo hacked']\n", encoding="utf-8")
+    with pytest.raises(RuleError):
+        load_preset(bad)
+
+
+def test_settings_sheet_changes_the_rule(tmp_path):
+    import openpyxl
+    wb = new_event(tmp_path / "e.xlsx")
+    book = openpyxl.load_workbook(wb)
+    ws = book["规程"]
+    for row in ws.iter_rows(min_row=2):
+        if row[0].value == "groups[0].stages[0].scoring.bye.score_pct":
+            row[2].value = 50
+        if row[0].value == "groups[0].stages[0].tie_breaks.criteria":
+            row[2].value = "match_points, level_diff, lots"
+    book.save(wb)
+    reg = regulation_from_sheet(OpenpyxlPort(wb))
+    men = reg.groups[0].stages[0]
+    assert men.scoring.bye.score_pct == 50
+    assert men.tie_breaks.criteria == ["match_points", "level_diff", "lots"]
+    assert reg.groups[1].stages[0].scoring.bye.score_pct == 51
+
+
+def test_unknown_setting_named(tmp_path):
+    import openpyxl
+    wb = new_event(tmp_path / "e.xlsx")
+    book = openpyxl.load_workbook(wb)
+    ws = book["规程"]
+    ws.append(["groups[0].nonsense", "x", 1, "", ""])
+    book.save(wb)
+    with pytest.raises(InputError) as exc:
+        regulation_from_sheet(OpenpyxlPort(wb))
+    assert exc.value.where.startswith("规程!A")
