@@ -13,6 +13,7 @@ needs ``XLWINGS_LICENSE_KEY`` (``noncommercial`` for noncommercial use only).
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import os
 import re
@@ -258,7 +259,8 @@ def apply_actions(path_in: str | os.PathLike, actions: list[dict],
                     value, quoted = _client_value(v)
                     cell = ws.cell(r0 + i + 1, c0 + j + 1)
                     cell.value = value
-                    if quoted:
+                    if quoted:  # text, even when it looks like a formula
+                        cell.data_type = "s"
                         cell.quotePrefix = True
                     if isinstance(value, dt.datetime) and cell.number_format == "General":
                         cell.number_format = ("yyyy-mm-dd" if value.time() == dt.time(0)
@@ -276,7 +278,8 @@ def apply_actions(path_in: str | os.PathLike, actions: list[dict],
             if prop == "color" and value:
                 value = value.lstrip("#").upper()
             for c in _cells(sheet(action), action):
-                f = c.font.copy(**{key: value})
+                f = copy.copy(c.font)
+                setattr(f, key, value)
                 c.font = f
         elif func == "setColumnWidth":
             ws = sheet(action)
