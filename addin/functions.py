@@ -124,7 +124,7 @@ def BP_IMP(diff):  # noqa: N802 - the Excel-facing name
 @xw.func
 def BP_VP(imps, boards):  # noqa: N802
     """VP of the side with IMP margin imps on boards boards (WBF 2013 20-VP scale).
-    Example: =BP_VP(10, 16) → 14.39 (the opponent gets 20 − 14.39)."""
+    Example: =BP_VP(10, 16) → 12.8 (the opponent gets 7.2)."""
     return vp_value(imps, boards)
 
 

@@ -47,7 +47,7 @@ def BP_IMP(diff: float) -> int:  # noqa: N802 - the Excel-facing name
 @func
 def BP_VP(imps: float, boards: int) -> float:  # noqa: N802
     """VP of the side with IMP margin imps on boards boards (WBF 2013 20-VP scale).
-    Example: =BP_VP(10, 16) → 14.39."""
+    Example: =BP_VP(10, 16) → 12.8."""
     return _f.vp_value(imps, boards)
 
 

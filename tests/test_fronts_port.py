@@ -182,8 +182,13 @@ def test_vba_action_set_matches_remote_bas():
 
 
 def test_officejs_actions_exist_in_server_client():
-    server = pytest.importorskip("xlwings_server", reason="xlwings-server not installed")
-    js = (Path(server.__file__).parent / "static" / "js" / "custom-scripts" / "index.js")
+    import importlib.util
+
+    # find_spec, not import: importing xlwings_server sets XLWINGS_ON_SERVER for the process
+    spec = importlib.util.find_spec("xlwings_server")
+    if spec is None:
+        pytest.skip("xlwings-server not installed")
+    js = (Path(spec.origin).parent / "static" / "js" / "custom-scripts" / "index.js")
     text = js.read_text(encoding="utf-8")
     for func in OFFICEJS_EXTRA_ACTIONS:
         assert re.search(rf"\b{func}: {func}\b", text), func
