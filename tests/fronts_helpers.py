@@ -1,0 +1,89 @@
+"""Shared pieces of the fronts tests: a real .xlsx fixture and a stand-in command.
+
+The stand-in command has the shape of the real ones in ``bianpai.addin.commands``: it reads a
+typed sheet through the port, computes, and writes a generated sheet once (with formats), adds
+a blank entry row to the typed sheet and notifies the user.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from decimal import Decimal
+
+from openpyxl import Workbook, load_workbook
+
+from bianpai.workbooks.port import ColumnFormat, PrintSetup, SheetFormat
+
+ROSTER = [
+    ["编号", "队名", "单位", "报到日期", "积分"],
+    [1, "深圳一队", "福田", dt.datetime(2026, 3, 1), 70.1],
+    [2, "=HYPERLINK(\"http://x\")", "南山", dt.datetime(2026, 3, 2), 55],
+    [3, "@evil", "", None, 61.25],
+    [4, "-2+3", "+86 755", dt.datetime(2026, 3, 2, 9, 30), 40],
+]
+
+
+def make_fixture(path) -> str:
+    """A roster workbook. Row 3 and 4 hold text that looks like formulas (typed as text)."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "报名"
+    for r, row in enumerate(ROSTER, start=1):
+        for c, v in enumerate(row, start=1):
+            cell = ws.cell(r, c)
+            cell.value = v
+            if isinstance(v, str) and v[:1] in "=+-@":
+                cell.data_type = "s"  # text typed by the user, not a formula
+            if isinstance(v, dt.datetime):
+                cell.number_format = "yyyy-mm-dd"
+    info = wb.create_sheet("说明")
+    info["A1"] = "规程 stand-in"
+    wb.save(path)
+    return os.fspath(path)
+
+
+STANDINGS_FORMAT = SheetFormat(
+    columns=[
+        ColumnFormat(index=0, width=6, number_format="0"),
+        ColumnFormat(index=1, width=18),
+        ColumnFormat(index=3, width=12, number_format="yyyy-mm-dd"),
+        ColumnFormat(index=4, width=10, number_format="0.00"),
+        ColumnFormat(index=5, width=10, choices=["是", "否"]),
+    ],
+    text_columns=[2],
+    print_setup=PrintSetup(landscape=True),
+    table_name="排名表",
+)
+
+
+def standings_grid(roster: list[list]) -> list[list]:
+    header = ["名次", "队名", "单位", "报到日期", "带分", "确认"]
+    body = sorted(roster[1:], key=lambda r: -(r[4] or 0))
+    rows = []
+    for i, r in enumerate(body, start=1):
+        carry = (Decimal(str(r[4])) * Decimal("0.25")).quantize(Decimal("0.01"))
+        rows.append([i, r[1], r[2] or "001", r[3], carry, None])
+    return [header] + rows
+
+
+def stand_in_rank(port) -> str:
+    """Read 报名, write 排名 (formatted, placed second), add an entry row, drop 旧表."""
+    roster = port.read_values("报名")
+    port.write_sheet("排名", standings_grid(roster), STANDINGS_FORMAT, position=1)
+    port.append_rows("报名", [[len(roster), None, None, None, None]], start_row=len(roster) + 1)
+    port.delete_sheet("旧表")
+    port.save()
+    return "排名已更新 / standings updated"
+
+
+def expected_cell(value):
+    """What a written port value reads back as from an .xlsx (openpyxl)."""
+    if isinstance(value, Decimal):
+        return float(value)
+    return value
+
+
+def sheet_values(path, sheet) -> list[list]:
+    ws = load_workbook(path)[sheet]
+    return [[c.value for c in row] for row in ws.iter_rows()]
