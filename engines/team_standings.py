@@ -184,3 +184,23 @@ def team_standings(matches: pd.DataFrame, teams: Sequence[int] | None = None, *,
         df["team"] = df["team"].astype("int64")
     df.attrs["chain"] = [CRITERIA[c] for c in chain]
     return df
+
+
+def combine_places(blocks: Sequence[tuple[str, Sequence[int]]]) -> pd.DataFrame:
+    """Overall places from ordered blocks, e.g. ``[("淘汰赛", [ko 1st … 4th]), ("附加积分编排赛",
+    consolation order)]`` (Fujian 2024 五: 1–4 from the knockout, 5+ from the consolation).
+
+    Returns ``place`` (1 …), ``team``, ``source`` (the block's name), ``explanation``
+    ("淘汰赛第2名"). Raises :class:`InputError` when a team appears in two blocks.
+    """
+    rows, seen = [], {}
+    for source, teams in blocks:
+        for i, t in enumerate(teams, start=1):
+            t = int(t)
+            if t in seen:
+                raise InputError(f"{t}号队同时出现在“{seen[t]}”与“{source}”的名次中",
+                                 f"team {t} is placed both in {seen[t]!r} and {source!r}")
+            seen[t] = source
+            rows.append({"place": len(rows) + 1, "team": t, "source": source,
+                         "explanation": f"{source}第{i}名"})
+    return pd.DataFrame(rows, columns=["place", "team", "source", "explanation"])
