@@ -1107,8 +1107,8 @@ def team_rank(port: WorkbookPort, *, seed: int | None = None):
             t = int(rec["team"])
             final_rows.append([rec["place"], t, ev.name_of(t), ev.unit_of(t), rec["source"],
                                rec["explanation"]])
-        data["总排名"] = [{"place": r[0], "team": r[1], "name": r[2], "source": r[4]}
-                       for r in final_rows]
+        data["总排名"] = [{"place": r[0], "team": r[1], "name": r[2], "source": r[4],
+                        "explanation": r[5]} for r in final_rows]
     elif ev.group.final_ranking:
         final_rows = [[None, None, None, None, None,
                        "比赛尚未结束，总排名待全部阶段完成后生成" if ev.lang == "zh" else
