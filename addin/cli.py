@@ -22,7 +22,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from bianpai.engines.errors import BianpaiError, InputErrors
+from bianpai.engines.errors import BianpaiError, InputError, InputErrors
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="bianpai 编排记录：在 Excel 工作簿上抽签、编排、排名、奖励。")
@@ -42,6 +42,10 @@ def _run(fn):
         err_console.print(f"[bold red]未写入任何内容 / nothing written[/]：{len(exc.errors)} 处问题")
         for e in exc.errors:
             err_console.print(f"  [red]{e.where or '-'}[/] {e.zh}\n      {e.en}")
+        raise typer.Exit(2)
+    except InputError as exc:
+        err_console.print(f"[bold red]未写入任何内容 / nothing written[/]：\n  [red]{exc.where or '-'}[/] "
+                          f"{exc.zh}\n      {exc.en}")
         raise typer.Exit(2)
     except BianpaiError as exc:
         err_console.print(f"[bold red]错误 / error[/]：{exc.zh}\n  {exc.en}")

@@ -106,6 +106,8 @@ def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> 
     if teams.is_team_regulation(reg):
         return teams.build_team_workbook(port, reg, lang=lang)
     lang = lang or reg.language
+    # the 规程 sheet's own `language` row must carry the chosen language (read back last)
+    reg = reg.model_copy(update={"language": lang})
     rows = settings_rows(reg)
     if lang == "en":
         rows[0] = L.SETTINGS.headers("en")

@@ -351,7 +351,8 @@ def _read_schedule(ev: TeamEvent) -> pd.DataFrame:
         rows.append(dict(stage_id=st.id, round=int(rec["round"]), match=rec["match"] or "",
                          table=int(rec["table"]), home=int(rec["home"]), away=rec["away"]))
     out = pd.DataFrame(rows, columns=cols)
-    out["away"] = pd.array([pd.NA if v is None else int(v) for v in out["away"]], dtype="Int64")
+    out["away"] = pd.array([pd.NA if v is None or pd.isna(v) else int(v) for v in out["away"]],
+                           dtype="Int64")
     return out
 
 
@@ -569,6 +570,8 @@ def build_team_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     Returns the ``CommandResult`` of the ``new`` command."""
     c = _cmd()
     lang = lang or reg.language
+    # the 规程 sheet's own `language` row must carry the chosen language (read back last)
+    reg = reg.model_copy(update={"language": lang})
     rows = settings_rows(reg)
     if lang == "en":
         rows[0] = L.SETTINGS.headers("en")
@@ -619,12 +622,18 @@ def _number_teams(ev: TeamEvent, seed: int) -> tuple[list[list], str]:
 
 
 def _seats(ev: TeamEvent, stage: Stage, home: int, away) -> str:
+    """Seating text of a match (六（四）3, 六（五））."""
+    zh = ev.lang == "zh"
     if away is None or pd.isna(away):
-        return "轮空" if ev.lang == "zh" else "bye"
+        return "轮空" if zh else "bye"
     if isinstance(stage.format, KnockoutFormat):
-        return (f"主队开室南北/闭室东西，各节不变；第1节客队{int(away)}号、第2节主队{home}号有座位选择权，"
-                f"无选择权的队先入座")
-    return "主队开室南北、闭室东西；无座位选择权，直接入座"
+        if zh:
+            return (f"主队开室南北/闭室东西，各节不变；第1节客队{int(away)}号、第2节主队{home}号"
+                    f"有座位选择权，无选择权的队先入座")
+        return (f"home NS open / EW closed in every session; seat choice: session 1 away "
+                f"({int(away)}), session 2 home ({home}); the other team sits first")
+    return "主队开室南北、闭室东西；无座位选择权，直接入座" if zh else \
+        "home NS in the open room, EW in the closed room; no seat choice"
 
 
 def _pair_swiss(ev: TeamEvent, stage: Stage, rnd: int) -> pd.DataFrame:

@@ -326,3 +326,41 @@ def test_demo_runs_every_stage(tmp_path, preset):
     assert "最终排名" in out
     final = sheet_rows(tmp_path / "demo.xlsx", "总排名")
     assert [r["名次"] for r in final] == list(range(1, 21))
+
+
+def test_odd_field_bye_gets_the_bye_vp(tmp_path):
+    wb = new_event(tmp_path, FUJIAN, n=9, numbers=True, units=False)
+    cli("draw", wb, "--seed", 1)
+    r1 = sheet_rows(wb, "对阵")
+    bye = [r for r in r1 if r["客队号"] is None]
+    assert len(bye) == 1 and bye[0]["主队号"] == 9 and bye[0]["客队"] == "轮空"
+    fill_results(wb, lambda *a: (0, 0))
+    cli("draw", wb)
+    r2 = [r for r in sheet_rows(wb, "对阵") if r["轮次"] == 2]
+    bye2 = [r["主队号"] for r in r2 if r["客队号"] is None]
+    assert bye2 and bye2[0] != 9  # at most one bye per team
+    cli("rank", wb, "--seed", 1)
+    st = {r["队号"]: r for r in sheet_rows(wb, "排名-排位赛")}
+    # round 2 not entered yet: 9 has its bye (12 VP); the round-2 bye team 10 + 12
+    assert st[9]["总VP"] == pytest.approx(12.00)
+    assert st[bye2[0]]["总VP"] == pytest.approx(22.00) and st[bye2[0]]["名次"] == 1
+
+
+def test_organizer_changes_the_carry_over_in_the_regulation_sheet(tmp_path):
+    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
+    book = openpyxl.load_workbook(wb)
+    ws = book["规程"]
+    key = "groups[0].stages[2].entrants[1].carry_over.plus"
+    hit = [row for row in ws.iter_rows(min_row=2) if row[0].value == key]
+    assert hit and hit[0][2].value == 24 and "八（二）" in str(hit[0][3].value)
+    hit[0][2].value = 20
+    book.save(wb)
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    from bianpai.workbooks.settings import regulation_from_sheet
+    reg = regulation_from_sheet(OpenpyxlPort(wb))
+    assert reg.groups[0].stages[2].entrants[1].carry_over.plus == 20
+    assert reg.groups[0].stages[2].entrants[0].carry_over.fraction == D("0.25")
+    hit[0][2].value = "很多"
+    book.save(wb)
+    code, out = cli("draw", wb, ok=False)
+    assert code == 2 and "规程!C" in out

@@ -170,8 +170,18 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
     except RuleError as exc:
         # name the row of the first failing field when we can
         cell = None
+        locs = [list(e["loc"]) for e in exc.__cause__.errors()] \
+            if hasattr(exc.__cause__, "errors") else []
         for key, (_, row) in values.items():
-            if key in exc.zh:
+            path = _parse_path(key)
+            if key in exc.zh or any(_subsequence(path, loc) for loc in locs):
                 cell = f"C{row}"
                 break
         raise InputError(exc.zh, exc.en, sheet=sheet, cell=cell) from exc
+
+
+def _subsequence(path: list, loc: list) -> bool:
+    """True when ``path`` appears in order inside a pydantic error ``loc`` (which may hold union
+    tags such as ``list[EntrantRule]`` between the field names)."""
+    it = iter(loc)
+    return bool(path) and all(any(p == x for x in it) for p in path)
