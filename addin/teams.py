@@ -644,6 +644,11 @@ def _pair_swiss(ev: TeamEvent, stage: Stage, rnd: int) -> pd.DataFrame:
     rows = ev.stage_rows(stage)
     rows = rows[rows["round"] < rnd]
     met = {frozenset((int(h), int(a))) for h, a in zip(rows["home"], rows["away"]) if not pd.isna(a)}
+    if fmt.rematch == "never":  # opponents of earlier stages may not meet again either
+        s = ev.schedule
+        earlier = s[(s["stage_id"] != stage.id)]
+        met |= {frozenset((int(h), int(a))) for h, a in zip(earlier["home"], earlier["away"])
+                if not pd.isna(a)}
     byes = {int(h) for h, a in zip(rows["home"], rows["away"]) if pd.isna(a)}
     es = [SwissEntrant(team=e["team"], unit=ev.unit_of(e["team"]),
                        total=total.get(e["team"], e["carry"]), prev_rank=e["prev_rank"],
@@ -985,6 +990,9 @@ def team_advance(port: WorkbookPort, *, seed: int | None = None):
     ev.entries = pd.concat([ev.entries, pd.DataFrame(entries)], ignore_index=True)
     for stage in todo:
         if isinstance(stage.format, KnockoutFormat):
+            if not stage.format.third_place:
+                raise RuleError("目前只支持含3-4名附加赛的8队淘汰赛（third_place: true）",
+                                "only the 8-team knockout with a 3rd-place match is supported")
             n = len(ev.stage_entrants(stage))
             if n != 8:
                 raise RuleError(f"淘汰赛需要8支队，实际{n}支（参赛队不足）",
