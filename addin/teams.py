@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from bianpai.engines.bridge import carry_over as carry_engine
+from bianpai.engines.bridge import carry_over_parts
 from bianpai.engines.bridge import match_imps, vp
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.knockout import knockout8, knockout_places
@@ -764,8 +764,7 @@ def _entry(ev: TeamEvent, stage: Stage, rule, team: int, place, of_stage: Stage,
         totals = _stage_totals(ev, of_stage)
         from_vp = totals.get(team, Decimal("0.00"))
         fraction, plus = co.fraction, co.plus
-        scaled = q2(from_vp * fraction)
-        carry = carry_engine(from_vp, fraction, plus)
+        scaled, carry = carry_over_parts(from_vp, fraction, plus)
     return dict(stage_id=stage.id, team=team, from_stage_id=rule.from_stage, from_place=place,
                 from_vp=from_vp, fraction=fraction, scaled=scaled, plus=plus, carry=carry,
                 join_round=rnd, seed=seed, clause=(co.clause if co and co.clause else rule.clause))
