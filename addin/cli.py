@@ -4,8 +4,9 @@
     bianpai check event.xlsx
     bianpai draw event.xlsx [--seed N]
     bianpai rank event.xlsx [--round N] [--json]
+    bianpai advance event.xlsx [--seed N]      (team events: stage 1 → stage 2)
     bianpai undo event.xlsx
-    bianpai demo
+    bianpai demo [fujian-elder-bridge-teams | otog-bridge-teams]
 
 Every writing command saves atomically and keeps the previous file in
 ``event.xlsx.bianpai-backups/``; ``--out`` writes elsewhere instead of in place.
@@ -132,6 +133,19 @@ def awards(workbook: Path, as_json: bool = typer.Option(False, "--json"),
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1, default=str) + "\n")
         else:
             console.print(f"[green]✓[/] {res.summary_zh}")
+    _run(go)
+
+
+@app.command()
+def advance(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed",
+                                                               help="第一阶段同分抽签的随机种子"),
+            out: Optional[Path] = typer.Option(None, "--out")):
+    """进入下一阶段：第一阶段排名，写出淘汰赛对阵与附加赛第1轮 / rank stage 1, start stage 2."""
+    from bianpai.addin import teams
+
+    def go():
+        res = teams.team_advance(_port(workbook, out, "advance"), seed=seed)
+        console.print(f"[green]✓[/] {res.summary_zh}")
     _run(go)
 
 

@@ -117,8 +117,14 @@ def new_seed() -> int:
 
 def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> CommandResult:
     """Write the sheets of a new event workbook for ``reg``: 规程, 报名 and the typed entry sheets
-    (成绩, 轮成绩, 罚分) with headers, dropdowns and print setup, and 日志."""
+    (成绩, 轮成绩, 罚分) with headers, dropdowns and print setup, and 日志. A team regulation
+    gets the team workbook (:func:`bianpai.addin.teams.build_team_workbook`)."""
+    from bianpai.addin import teams
+    if teams.is_team_regulation(reg):
+        return teams.build_team_workbook(port, reg, lang=lang)
     lang = lang or reg.language
+    # the 规程 sheet's own `language` row must carry the chosen language (read back last)
+    reg = reg.model_copy(update={"language": lang})
     rows = settings_rows(reg)
     if lang == "en":
         rows[0] = L.SETTINGS.headers("en")
@@ -238,6 +244,9 @@ def check(port: WorkbookPort) -> CommandResult:
     Unlike the other commands, check writes its findings instead of refusing: 校验 lists every
     problem with its sheet!cell; errors block 抽签编排, warnings do not.
     """
+    from bianpai.addin import teams
+    if teams.is_team_workbook(port):
+        return teams.team_check(port)
     ev = load_event(port)
     problems = [("error", e) for e in ev.errors + roster_findings(ev)]
     problems += eligibility_findings(ev)
@@ -276,7 +285,11 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     is refused once any result has been typed. ``seed``: the lot's random seed (a fresh one when
     None); it is written to 抽签 and 日志. Roster warnings (e.g. an ID check digit) block the
     draw until accepted with a reason (``accept_warnings``), which goes to 日志.
+    A team workbook pairs its next round instead (:func:`bianpai.addin.teams.team_draw`).
     """
+    from bianpai.addin import teams
+    if teams.is_team_workbook(port):
+        return teams.team_draw(port, seed=seed)
     ev = load_event(port)
     errs = ev.errors + roster_findings(ev)
     found = eligibility_findings(ev)
@@ -601,7 +614,11 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
          ) -> CommandResult:
     """Rank every group as of ``upto_round`` (all entered rounds when None); write 排名 (one
     column per tie-break value and 说明) and 成绩汇总 (every pair's rounds). ``seed`` settles
-    lots (logged). Raises ``InputErrors`` for bad results; writes nothing then."""
+    lots (logged). Raises ``InputErrors`` for bad results; writes nothing then. A team workbook
+    is ranked per stage (:func:`bianpai.addin.teams.team_rank`)."""
+    from bianpai.addin import teams
+    if teams.is_team_workbook(port):
+        return teams.team_rank(port, seed=seed)
     ev = load_event(port)
     groups = collect_results(port, ev, upto_round=upto_round)
     lang = ev.lang

@@ -65,9 +65,15 @@ def simulate_board(rng: random.Random, ns_strength: float, ew_strength: float) -
 
 
 def run_demo(preset: str, out: Path, *, seed: int = 2023, console: Console | None = None) -> dict:
-    """Run the demo; returns the standings data of :func:`bianpai.addin.commands.rank`."""
+    """Run the demo; returns the standings data of :func:`bianpai.addin.commands.rank`.
+
+    A team preset (bridge teams) runs :func:`bianpai.addin.team_demo.run_team_demo` instead."""
     console = console or Console()
     reg = load_preset(preset)
+    from bianpai.addin.teams import is_team_regulation
+    if is_team_regulation(reg):
+        from bianpai.addin.team_demo import run_team_demo
+        return run_team_demo(preset, out, seed=seed, console=console)
     out = Path(out)
     if out.exists():  # keep the previous demo workbook in its backup stack
         from bianpai.workbooks.backups import push

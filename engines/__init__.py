@@ -11,6 +11,10 @@ from bianpai.engines.round_robin import berger_rounds, round_robin_schedule
 from bianpai.engines.rounding import q2, to_decimal
 from bianpai.engines.standings import CRITERIA, Criterion, rank, register
 
+# Importing the team module registers the VP criteria (vp, h2h_vp, imp_quotient) in
+# bianpai.engines.standings.CRITERIA.
+from bianpai.engines import team_standings as _team_standings  # noqa: E402,F401
+
 __all__ = [
     "BianpaiError", "InputError", "InputErrors", "RuleError", "q2", "to_decimal",
     "imp", "vp", "vp_table", "carry_over", "apply_fine", "imps_from_board_scores",

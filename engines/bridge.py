@@ -31,6 +31,7 @@ __all__ = [
     "vp_table",
     "blitz_margin",
     "carry_over",
+    "carry_over_parts",
     "apply_fine",
 ]
 
@@ -203,6 +204,14 @@ def carry_over(total, fraction, plus=0) -> Decimal:
         raise InputError(f"带分比例不能为负：{fraction!r}",
                          f"carry-over fraction cannot be negative: {fraction!r}")
     return q2(q2(t * f) + p)
+
+
+def carry_over_parts(total, fraction, plus=0) -> tuple[Decimal, Decimal]:
+    """``(total × fraction, carry_over(total, fraction, plus))``, both half-up to 2 places (VP),
+    for sheets that show the scaled part on its own (70.10 × 25 % = 17.53; + 24 → 41.53).
+    Raises :class:`InputError` as :func:`carry_over` does."""
+    carried = carry_over(total, fraction, plus)
+    return carry_over(total, fraction, 0), carried
 
 
 def apply_fine(vp_value, fine) -> Decimal:

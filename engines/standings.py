@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 import pandas as pd
 
 from bianpai.engines.errors import RuleError
-from bianpai.engines.rounding import q2, to_decimal
+from bianpai.engines.rounding import q2, quantize, to_decimal
 
 Values = dict[int, Decimal | None]
 
@@ -45,6 +45,12 @@ class Criterion:
     group_dependent: bool = False
     descending: bool = True
     places: int | None = 2  # decimal places shown (None: integer)
+    #: optional formatter of a value for 说明 and sheets (overrides ``places``)
+    fmt: Callable[[Decimal], str] | None = None
+
+    def show(self, v) -> str:
+        """``v`` as text for the sheet and the 说明 column ("—" when None)."""
+        return _fmt(self, v)
 
 
 CRITERIA: dict[str, Criterion] = {}
@@ -117,6 +123,9 @@ def head_to_head(column: str) -> Callable:
 
 
 def _lots(members, results, ctx):
+    if ctx.get("seed") is None:
+        raise RuleError("同分需抽签决定，但未提供抽签种子（seed）",
+                        "a tie needs drawing lots but no seed was given")
     rng = random.Random(ctx.get("seed"))
     order = list(members)
     rng.shuffle(order)
@@ -153,9 +162,13 @@ class Standings:
 def _fmt(c: Criterion, v) -> str:
     if v is None:
         return "—"
+    if c.fmt is not None:
+        return c.fmt(v)
+    if isinstance(v, Decimal) and not v.is_finite():
+        return "∞" if v > 0 else "-∞"
     if c.places is None:
         return str(int(v)) if v == v.to_integral_value() else str(v)
-    return f"{q2(v):.{c.places}f}" if c.places != 2 else f"{q2(v):.2f}"
+    return f"{quantize(v, c.places):.{c.places}f}"
 
 
 def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
@@ -238,23 +251,27 @@ def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
 
 
 def _explain(e, nxt, crits, values, path, ranks) -> tuple[str, str]:
+    """说明 of ``e`` against the next-ranked entrant ``nxt``: the criterion that separated them
+    and both values, e.g. "与第5名VP相同，以相互间VP区分 (12.50 > 7.50)"."""
     if nxt is None:
         return "", ""
-    if ranks[e] == ranks[nxt]:
-        return (f"与第{ranks[nxt]}名的{_entr(nxt)}在全部排名依据上相同，名次并列",
+    n = ranks[nxt]
+    if ranks[e] == n:
+        return (f"与第{n}名的{_entr(nxt)}在全部排名依据上相同，名次并列",
                 f"tied with {_entr(nxt)} on every criterion; place shared")
     level = next(k for k, (a, b) in enumerate(zip(path[e], path[nxt])) if a != b)
     c = crits[level]
     a, b = _fmt(c, values[c.name][e]), _fmt(c, values[c.name][nxt])
     if level == 0:
-        return (f"{c.label_zh}高于下一名（{a} > {b}）",
-                f"more {c.label_en} than the next ({a} > {b})")
+        return (f"{c.label_zh}多于第{n}名 ({a} > {b})",
+                f"more {c.label_en} than #{n} ({a} > {b})")
     same_zh = "、".join(x.label_zh for x in crits[:level])
     same_en = ", ".join(x.label_en for x in crits[:level])
     if c.name == "lots":
-        return (f"与下一名{same_zh}相同，抽签列前", f"equal on {same_en} with the next; drawn by lot")
-    return (f"与下一名{same_zh}相同，以{c.label_zh}区分（{a} > {b}）",
-            f"equal on {same_en} with the next; separated by {c.label_en} ({a} > {b})")
+        return (f"与第{n}名{same_zh}相同，以抽签区分（抽签列前）",
+                f"tied with #{n} on {same_en}; separated by lots")
+    return (f"与第{n}名{same_zh}相同，以{c.label_zh}区分 ({a} > {b})",
+            f"tied with #{n} on {same_en}; separated by {c.label_en} ({a} > {b})")
 
 
 def _entr(e) -> str:

@@ -10,7 +10,8 @@ own. Presets are YAML files in ``bianpai/templates/presets``; see :mod:`bianpai.
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal, Union
+from decimal import Decimal
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -35,8 +36,130 @@ class RoundRobinFormat(Strict):
     note: str | None = None
 
 
-StageFormat = Annotated[Union[RoundRobinFormat], Field(discriminator="kind")]
-Scoring = Annotated[Union[GuandanScoring], Field(discriminator="kind")]
+class SwissFormat(Strict):
+    """积分编排 (Swiss, "高分对高分") of a team stage; see :mod:`bianpai.engines.swiss`.
+
+    ``round1``: ``by_number`` (1–2, 3–4 … with same-unit teams first when
+    ``same_unit_first``) or ``by_score`` (every round 高分对高分, e.g. a consolation Swiss whose
+    round 1 is ordered by the carried VP). ``rematch``: ``not_within_stage`` (opponents of
+    earlier stages may meet again) or ``never``. ``numbers``: how a team's pairing number /
+    order tie is given: ``lot`` (seeded draw) or ``previous_stage_rank``. ``bye_vp``: VP of a bye.
+    """
+
+    kind: Literal["swiss"] = "swiss"
+    rounds: int
+    boards_per_round: int
+    round1: Literal["by_number", "by_score"] = "by_number"
+    same_unit_first: bool = True
+    bye_vp: Decimal = Decimal("12")
+    rematch: Literal["not_within_stage", "never"] = "not_within_stage"
+    numbers: Literal["lot", "previous_stage_rank"] = "lot"
+    clause: str | None = None
+    note: str | None = None
+
+
+class KnockoutFormat(Strict):
+    """淘汰赛 from earlier stage places (see :func:`bianpai.engines.knockout.knockout8`).
+
+    ``bracket``: ``8`` = quarter-finals 1v8, 4v5 (upper half), 2v7, 3v6 (lower half), semi-finals,
+    final and (``third_place``) 3rd-place match. ``boards`` per match in ``sessions`` sessions,
+    decided on IMPs; ``tie_breaks``: names of ``bianpai.engines.knockout.KO_TIE_BREAKS`` tried
+    in order when the IMPs are equal. ``home``: the better previous-stage place is the home team
+    (open room North-South, same direction in every session). ``seat_choice``: the rule's text.
+    """
+
+    kind: Literal["knockout"] = "knockout"
+    bracket: Literal[8] = 8
+    boards: int = 16
+    sessions: int = 2
+    third_place: bool = True
+    tie_breaks: list[str] = Field(default_factory=lambda: ["stage_place"])
+    home: Literal["better_stage_place"] = "better_stage_place"
+    seat_choice: str = "第1节客队有座位选择权，第2节主队有座位选择权；无座位选择权的队先入座"
+    clause: str | None = None
+    note: str | None = None
+
+
+StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat],
+                        Field(discriminator="kind")]
+
+
+class FineRule(Strict):
+    """A VP fine of the 规程 (e.g. 吸烟扣罚2VP); ``vp`` fixed, or ``vp_min``–``vp_max``."""
+
+    name_zh: str
+    name_en: str = ""
+    vp: Decimal | None = None
+    vp_min: Decimal | None = None
+    vp_max: Decimal | None = None
+    clause: str | None = None
+
+
+class BridgeTeamsVpScoring(Strict):
+    """Bridge teams scored in VP: IMPs per match (or from per-board scores, Law 78B) converted
+    on ``scale`` for ``boards`` boards (None: the format's boards per round); fines in VP are
+    deducted after the conversion and may take a total below 0."""
+
+    kind: Literal["bridge_teams_vp"] = "bridge_teams_vp"
+    scale: Literal["wbf2013_20vp"] = "wbf2013_20vp"
+    boards: int | None = None
+    imp_entry: Literal["per_match", "per_board", "either"] = "either"
+    fines: list[FineRule] = Field(default_factory=list)
+    clause: str | None = None
+    note: str | None = None
+
+
+class BridgeKnockoutScoring(Strict):
+    """A knockout match decided on total IMPs (per match, or from per-board scores)."""
+
+    kind: Literal["bridge_ko_imps"] = "bridge_ko_imps"
+    imp_entry: Literal["per_match", "per_board", "either"] = "either"
+    clause: str | None = None
+    note: str | None = None
+
+
+Scoring = Annotated[Union[GuandanScoring, BridgeTeamsVpScoring, BridgeKnockoutScoring],
+                    Field(discriminator="kind")]
+
+
+class CarryOver(Strict):
+    """带分: ``fraction`` × the team's VP total of stage ``of_stage`` (default: the rule's
+    ``from_stage``), half-up to 2 places, plus ``plus`` VP (Fujian 八（二）（三））."""
+
+    fraction: Decimal = Decimal("0")
+    plus: Decimal = Decimal("0")
+    of_stage: str | None = None
+    clause: str | None = None
+    note: str | None = None
+
+
+class PlaceRange(Strict):
+    """Places ``first`` … ``last`` (inclusive; ``last`` None = to the end)."""
+
+    first: int = 1
+    last: int | None = None
+
+
+class EntrantRule(Strict):
+    """Who enters a stage from an earlier one: ``places`` of ``from_stage``'s ranking, or the
+    ``losers_of`` a knockout round (``QF``/``SF``), entering at ``join_round`` with
+    ``carry_over``."""
+
+    from_stage: str
+    places: PlaceRange | None = None
+    losers_of: Literal["QF", "SF"] | None = None
+    join_round: int = 1
+    carry_over: CarryOver | None = None
+    clause: str | None = None
+    note: str | None = None
+
+
+class FinalRankPart(Strict):
+    """One block of the overall ranking: ``places`` of ``from_stage`` in order."""
+
+    from_stage: str
+    places: PlaceRange = Field(default_factory=PlaceRange)
+    clause: str | None = None
 
 
 class TieBreakChain(Strict):
@@ -67,9 +190,11 @@ class Stage(Strict):
     name_en: str = ""
     format: StageFormat
     scoring: Scoring
-    tie_breaks: TieBreakChain
-    entrants: str = "all"
+    tie_breaks: TieBreakChain | None = None
+    # "all" (the roster) or rules taking entrants from earlier stages
+    entrants: str | list[EntrantRule] = "all"
     clause: str | None = None
+    note: str | None = None
 
 
 class Group(Strict):
@@ -82,7 +207,15 @@ class Group(Strict):
     gender: Literal["male", "female", "mixed", "any"] = "any"
     stages: list[Stage] = Field(default_factory=list)
     event_date: date | None = None  # first day of this group's play, when it differs
+    final_ranking: list[FinalRankPart] | None = None
     clause: str | None = None
+
+    def stage(self, sid: str) -> Stage:
+        """The stage with id or Chinese name ``sid``; raises ``KeyError``."""
+        for s in self.stages:
+            if sid in (s.id, s.name_zh):
+                return s
+        raise KeyError(sid)
 
 
 class DrawRule(Strict):

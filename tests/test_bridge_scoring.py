@@ -195,3 +195,10 @@ def test_apply_fine():
     assert apply_fine(D("1.00"), D("2")) == D("-1.00")
     with pytest.raises(InputError):
         apply_fine(D("1.00"), -2)
+
+
+def test_carry_over_parts_show_the_scaled_value():
+    from bianpai.engines import carry_over as top_level_carry_over
+    from bianpai.engines.bridge import carry_over_parts
+    assert carry_over_parts("70.10", "0.25", 24) == (Decimal("17.53"), Decimal("41.53"))
+    assert top_level_carry_over("70.10", "25%") == Decimal("17.53")

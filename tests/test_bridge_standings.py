@@ -9,8 +9,8 @@ import pytest
 
 from bianpai.engines.bridge import carry_over, vp
 from bianpai.engines.errors import InputError, RuleError
-from bianpai.engines.team_standings import (
-    TIE_BREAKS, TieBreak, register_tie_break, team_standings)
+from bianpai.engines.standings import CRITERIA, Criterion, register
+from bianpai.engines.team_standings import team_standings
 
 
 def frame(rows, boards=8):
@@ -134,15 +134,15 @@ def test_more_vp_explanation():
 
 
 def test_custom_criterion_registry():
-    register_tie_break(TieBreak("low_number_test", "队号小", "lower number",
-                                lambda g, ctx: {t: -t for t in g}, lambda v: str(-v)))
+    register(Criterion("low_number_test", "队号小", "lower number",
+                       lambda g, results, ctx: {t: D(-t) for t in g}, fmt=lambda v: str(-v)))
     try:
         df = frame([(7, 3, 10, 10)])
         st = team_standings(df, tie_chain=["vp", "low_number_test"])
         assert list(st["team"]) == [3, 7]
         assert "以队号小区分 (3 > 7)" in st.iloc[0]["说明"]
     finally:
-        TIE_BREAKS.pop("low_number_test")
+        CRITERIA.pop("low_number_test")
 
 
 def test_errors():
@@ -154,3 +154,16 @@ def test_errors():
     bad["home_vp"] = ["x"]
     with pytest.raises(InputError):
         team_standings(bad)
+
+
+def test_team_criteria_live_in_the_common_registry():
+    import bianpai.engines.team_standings as ts
+    for name in ("vp", "h2h_vp", "imp_quotient", "lots"):
+        assert name in CRITERIA
+    assert not hasattr(ts, "TIE_BREAKS")  # one mechanism only
+    # the generic rank reads the team rows directly
+    from bianpai.engines.standings import rank
+    rows = ts.team_rows(frame([(1, 2, 30, 0)]))
+    st = rank([1, 2], rows, ["vp", "imp_quotient"], ctx={})
+    assert list(st.table["entrant"]) == [1, 2]
+    assert st.table["explanation_zh"][0].startswith("VP多于第2名")
