@@ -35,6 +35,19 @@ def _port(path: Path, out: Optional[Path], command: str):
     return OpenpyxlPort(path, out=out, command=command)
 
 
+def _command(name: str, workbook: Path, out: Optional[Path], **kwargs):
+    """Run command ``name`` on the file the way every front does
+    (:func:`bianpai.addin.fronts.run_command`: status on 操作, undo entry in macro workbooks)."""
+    from bianpai.addin.fronts import run_command
+    return run_command(_port(workbook, out, name), name, **kwargs)
+
+
+def _print_status(res) -> None:
+    state = getattr(res, "status", None)
+    if state:
+        console.print(f"  当前状态：{state[0]}\n  下一步：{state[1]}")
+
+
 def _run(fn):
     try:
         return fn()
@@ -56,7 +69,10 @@ def _run(fn):
 def new(preset: str = typer.Argument("shenzhen-guandan-pairs-2023", help="规程预设名称 / preset"),
         out: Path = typer.Option(..., "-o", "--out", help="新工作簿路径 / workbook to create"),
         lang: str = typer.Option("zh", "--lang", help="zh 或 en"),
-        force: bool = typer.Option(False, "--force", help="覆盖已存在的文件（会先备份）")):
+        force: bool = typer.Option(False, "--force", help="覆盖已存在的文件（会先备份）"),
+        macros: bool = typer.Option(False, "--macros",
+                                    help="带按钮的宏工作簿（.xlsm，桌面 Excel + xlwings） / "
+                                         "macro workbook with buttons")):
     """新建赛事工作簿 / create an event workbook from a preset."""
     from bianpai.addin import commands
     from bianpai.templates.presets_io import load_preset
@@ -66,6 +82,11 @@ def new(preset: str = typer.Argument("shenzhen-guandan-pairs-2023", help="规程
         if out.exists() and not force:
             raise BianpaiError(f"{out} 已存在；如要覆盖请加 --force", f"{out} exists; use --force")
         reg = load_preset(preset)
+        if macros:
+            from bianpai.addin.fronts import new_macro_workbook
+            res = new_macro_workbook(reg, out, lang=lang)
+            console.print(f"[green]✓[/] {res.summary_zh}（带按钮 / with buttons）→ {out}")
+            return
         port = OpenpyxlPort(out, create=True, command="new")
         res = commands.build_workbook(port, reg, lang=lang)
         console.print(f"[green]✓[/] {res.summary_zh} → {out}")
@@ -75,13 +96,13 @@ def new(preset: str = typer.Argument("shenzhen-guandan-pairs-2023", help="规程
 @app.command()
 def check(workbook: Path, out: Optional[Path] = typer.Option(None, "--out")):
     """检查名单（资格、重复、组别）并写入“校验”表 / check the roster."""
-    from bianpai.addin import commands
 
     def go():
-        res = commands.check(_port(workbook, out, "check"))
+        res = _command("check", workbook, out)
         console.print(f"[green]✓[/] {res.summary_zh}")
         for f in res.findings[:30]:
             console.print(f"  [yellow]{f['where']}[/] {f['zh']}")
+        _print_status(res)
         if any(f["severity"] == "error" for f in res.findings):
             raise typer.Exit(1)
     _run(go)
@@ -94,12 +115,12 @@ def draw(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed", help
              None, "--accept-warnings", help="接受名单警告并说明理由（写入日志）"),
          out: Optional[Path] = typer.Option(None, "--out")):
     """抽签编排：抽序号并生成全部对阵 / draw numbers and the whole schedule."""
-    from bianpai.addin import commands
 
     def go():
-        res = commands.draw(_port(workbook, out, "draw"), seed=seed, redraw=redraw,
-                            accept_warnings=accept_warnings)
+        res = _command("draw", workbook, out, seed=seed, redraw=redraw,
+                       accept_warnings=accept_warnings)
         console.print(f"[green]✓[/] {res.summary_zh}（随机种子 {res.seed}）")
+        _print_status(res)
     _run(go)
 
 
@@ -109,15 +130,15 @@ def rank(workbook: Path, round: Optional[int] = typer.Option(None, "--round", he
          as_json: bool = typer.Option(False, "--json", help="以 JSON 输出排名"),
          out: Optional[Path] = typer.Option(None, "--out")):
     """计算排名并写入“排名”“成绩汇总” / compute standings."""
-    from bianpai.addin import commands
 
     def go():
-        res = commands.rank(_port(workbook, out, "rank"), upto_round=round, seed=seed)
+        res = _command("rank", workbook, out, upto_round=round, seed=seed)
         if as_json:
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1) + "\n")
         else:
             console.print(f"[green]✓[/] {res.summary_zh}")
             _print_standings(res.data)
+            _print_status(res)
     _run(go)
 
 
@@ -125,14 +146,14 @@ def rank(workbook: Path, round: Optional[int] = typer.Option(None, "--round", he
 def awards(workbook: Path, as_json: bool = typer.Option(False, "--json"),
            out: Optional[Path] = typer.Option(None, "--out")):
     """奖励分配：奖励、领奖签收表、证书 / allocate places, prizes, tax and certificates."""
-    from bianpai.addin import commands
 
     def go():
-        res = commands.awards(_port(workbook, out, "awards"))
+        res = _command("awards", workbook, out)
         if as_json:
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1, default=str) + "\n")
         else:
             console.print(f"[green]✓[/] {res.summary_zh}")
+            _print_status(res)
     _run(go)
 
 
@@ -141,11 +162,11 @@ def advance(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed",
                                                                help="第一阶段同分抽签的随机种子"),
             out: Optional[Path] = typer.Option(None, "--out")):
     """进入下一阶段：第一阶段排名，写出淘汰赛对阵与附加赛第1轮 / rank stage 1, start stage 2."""
-    from bianpai.addin import teams
 
     def go():
-        res = teams.team_advance(_port(workbook, out, "advance"), seed=seed)
+        res = _command("advance", workbook, out, seed=seed)
         console.print(f"[green]✓[/] {res.summary_zh}")
+        _print_status(res)
     _run(go)
 
 

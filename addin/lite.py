@@ -15,8 +15,10 @@ licence key on Server; Lite ships its own). Elsewhere they fall back to ``xlwing
 ``from xlwings import func``.
 
 Scripts take the book the client sent (``xw.Book``), wrap it in an ``XlwingsPort`` and run the
-command of the same name from :mod:`bianpai.addin.commands` (via
-:func:`bianpai.addin.macros.run_on_book`); their writes come back to the client as actions.
+command of the same name (via :func:`bianpai.addin.macros.run_on_book` →
+:func:`bianpai.addin.fronts.run_command`: the very functions the command line runs); their
+writes, the 操作 status and the undo snapshot come back to the client as one list of actions.
+A random seed typed in the 操作 sheet's seed cell (B2) is used by draw and rank.
 """
 
 from __future__ import annotations
@@ -100,6 +102,12 @@ def bp_awards(book: xw.Book):
     run_on_book("awards", book)
 
 
+@script(name="进入下一阶段 advance")
+def bp_advance(book: xw.Book):
+    """进入下一阶段 / rank stage 1 and start the next stage (team events)."""
+    run_on_book("advance", book)
+
+
 @script(name="撤销 undo")
 def bp_undo(book: xw.Book):
     """撤销 / restore the workbook as it was before the last command."""
@@ -107,4 +115,4 @@ def bp_undo(book: xw.Book):
 
 
 __all__ = ["BP_IMP", "BP_VP", "BP_CARRY", "BP_CHANGFEN", "BP_MATCHPOINTS",
-           "bp_check", "bp_draw", "bp_rank", "bp_awards", "bp_undo"]
+           "bp_check", "bp_draw", "bp_rank", "bp_awards", "bp_advance", "bp_undo"]

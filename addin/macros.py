@@ -5,9 +5,9 @@ Each VBA Sub of the workbook's ``bianpai`` module runs, e.g.::
     RunPython "import bianpai.addin.macros as m; m.draw()"
 
 and each function here takes the calling book (``xw.Book.caller()``), wraps it in
-:class:`~bianpai.workbooks.xlwings_port.XlwingsPort` and runs the command of the same name from
-:mod:`bianpai.addin.commands` (looked up lazily, in its ``COMMANDS`` mapping when it has one,
-else as an attribute). A command takes the port and may return a message to show.
+:class:`~bianpai.workbooks.xlwings_port.XlwingsPort` and runs the command of the same name
+through :func:`bianpai.addin.fronts.run_command` — the same command functions the command line
+runs, with an undo snapshot kept in the book and the 操作 status refreshed.
 
 Errors never escape as a Python traceback dialog: a :class:`~bianpai.engines.errors.BianpaiError`
 is shown with its Chinese and English text, anything else as "出错 / Error" plus the exception.
@@ -15,35 +15,36 @@ is shown with its Chinese and English text, anything else as "出错 / Error" pl
 
 from __future__ import annotations
 
-import importlib
 import traceback
 from typing import Any, Callable
 
-COMMANDS_MODULE = "bianpai.addin.commands"
-
 
 def find_command(name: str) -> Callable[..., Any]:
-    """The command function ``name`` of :mod:`bianpai.addin.commands` (imported lazily)."""
-    try:
-        mod = importlib.import_module(COMMANDS_MODULE)
-    except ImportError as exc:
-        raise LookupError(f"命令模块 {COMMANDS_MODULE} 无法导入 / cannot import "
-                          f"{COMMANDS_MODULE}: {exc}") from exc
-    registry = getattr(mod, "COMMANDS", None)
-    fn = None
-    if isinstance(registry, dict):
-        fn = registry.get(name)
-    if fn is None:
-        fn = getattr(mod, name, None)
-    if not callable(fn):
-        raise LookupError(f"没有名为 {name} 的命令 / no command named {name!r}")
-    return fn
+    """The command function ``name`` (see :data:`bianpai.addin.fronts.COMMANDS`)."""
+    from bianpai.addin.fronts import find_command as find  # noqa: PLC0415
+
+    return find(name)
+
+
+#: At most this many problems are listed in an error dialog (the 校验 sheet has them all).
+MAX_LISTED = 15
 
 
 def error_text(exc: BaseException) -> str:
-    """What the user sees for ``exc``: Chinese first, then English."""
-    from bianpai.engines.errors import BianpaiError  # noqa: PLC0415
+    """What the user sees for ``exc``: Chinese first, then English. ``InputErrors`` are listed
+    one per line as ``sheet!cell  中文`` with the English below."""
+    from bianpai.engines.errors import BianpaiError, InputErrors  # noqa: PLC0415
 
+    if isinstance(exc, InputErrors):
+        lines = [f"未写入任何内容：发现 {len(exc.errors)} 处问题 / nothing written: "
+                 f"{len(exc.errors)} problem(s)"]
+        for e in exc.errors[:MAX_LISTED]:
+            lines.append(f"{e.where or '-'}  {e.zh}")
+            if e.en and e.en != e.zh:
+                lines.append(f"    {e.en}")
+        if len(exc.errors) > MAX_LISTED:
+            lines.append(f"…另有 {len(exc.errors) - MAX_LISTED} 处 / {len(exc.errors) - MAX_LISTED} more")
+        return "\n".join(lines)
     if isinstance(exc, BianpaiError):
         return exc.text
     if isinstance(exc, LookupError) and exc.args and isinstance(exc.args[0], str) \
@@ -56,21 +57,24 @@ def error_text(exc: BaseException) -> str:
 def run_on_book(name: str, book, **kwargs) -> Any:
     """Run command ``name`` on ``book`` (an ``xw.Book``) through an ``XlwingsPort``.
 
-    Shows the command's returned message (if any) or the error; returns the command's result,
-    or None after an error. Used by the desktop macros below and by the Lite/Server scripts.
+    The command runs via :func:`bianpai.addin.fronts.run_command` with an undo snapshot kept in
+    the book (live books have no backup file) and the 操作 status refreshed. Shows the result
+    (summary, state, next step) or the error; returns the command's result, or None after an
+    error (then nothing was written). Used by the desktop macros below and by the Lite/Server
+    scripts.
     """
+    from bianpai.addin.fronts import result_message, run_command  # noqa: PLC0415
     from bianpai.workbooks.xlwings_port import XlwingsPort  # noqa: PLC0415
 
     port = XlwingsPort(book)
     try:
-        fn = find_command(name)
-        result = fn(port, **kwargs)
-        port.save()
+        result = run_command(port, name, snapshots=True, **kwargs)
     except Exception as exc:  # noqa: BLE001 - every error is shown to the user in Excel
         port.notify(error_text(exc))
         return None
-    if isinstance(result, str) and result:
-        port.notify(result)
+    message = result if isinstance(result, str) else result_message(result)
+    if message:
+        port.notify(message)
     return result
 
 
@@ -100,6 +104,11 @@ def rank() -> Any:
 def awards() -> Any:
     """奖励分配 / allocate places and prizes."""
     return run("awards")
+
+
+def advance() -> Any:
+    """进入下一阶段 / rank stage 1 and start the next stage (team events)."""
+    return run("advance")
 
 
 def undo() -> Any:

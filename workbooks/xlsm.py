@@ -41,6 +41,10 @@ UDF_MODULES = "bianpai.addin.functions"
 #: Where a command may write the workbook state and the next step (1-based row, column).
 STATUS_ROW = 3
 STATUS_CELL = "B3"
+NEXT_CELL = "B4"  # the next step, under the status
+#: Optional random seed typed by the organizer (draw/rank use it instead of a fresh one).
+SEED_ROW = 2
+SEED_CELL = "B2"
 FIRST_BUTTON_ROW = 5  # 1-based row of the first button
 BUTTON_ROW_HEIGHT = 36  # points
 
@@ -54,6 +58,16 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("BpUndo", "撤销", "import bianpai.addin.macros as m; m.undo()"),
 ]
 
+#: The extra button of a multi-stage (team) event, placed before 撤销.
+ADVANCE_COMMAND = ("BpAdvance", "进入下一阶段", "import bianpai.addin.macros as m; m.advance()")
+
+
+def commands_for(team: bool) -> list[tuple[str, str, str]]:
+    """The buttons of an event workbook: :data:`COMMANDS`, plus 进入下一阶段 for team events."""
+    if not team:
+        return list(COMMANDS)
+    return COMMANDS[:-1] + [ADVANCE_COMMAND] + COMMANDS[-1:]
+
 #: English gloss written beside each button (by Sub name); unknown Subs get none.
 BUTTON_NOTES = {
     "BpCheck": "检查报名与成绩 / check roster and results",
@@ -61,6 +75,7 @@ BUTTON_NOTES = {
     "BpRank": "计算排名 / compute the standings",
     "BpAwards": "名次与奖金 / places and prizes",
     "BpUndo": "恢复到上一步之前 / undo the last command",
+    "BpAdvance": "第一阶段排名，开始下一阶段 / rank stage 1, start the next stage",
 }
 
 _SUB_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,30}$")
@@ -139,8 +154,12 @@ def _write_ops_sheet(workbook, commands) -> None:
     ws.set_column(1, 1, 22)
     ws.set_column(2, 2, 48)
     ws.write(0, 0, "编排 bianpai — 操作 / Operations", title)
+    ws.write(SEED_ROW - 1, 0, "随机种子 / Seed", label)
+    ws.write(SEED_ROW - 1, 2, "可选：填写后抽签与排名抽签用此种子 / optional: lots use this seed",
+             note)
     ws.write(STATUS_ROW - 1, 0, "当前状态 / Status", label)
     ws.write(STATUS_ROW - 1, 1, "")
+    ws.write(STATUS_ROW, 0, "下一步 / Next step", label)
     for i, (sub, caption, _call) in enumerate(commands):
         row = FIRST_BUTTON_ROW - 1 + i
         ws.set_row(row, BUTTON_ROW_HEIGHT)

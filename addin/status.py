@@ -1,0 +1,181 @@
+"""Where the event stands and what to do next, computed from the workbook (no stored state).
+
+:func:`status` reads the workbook through any port — a :class:`~bianpai.workbooks.journal.JournalPort`
+at the end of a command, so it sees the command's own writes even on the xlwings remote engine —
+and returns the state and the next step in Chinese, e.g. ``("第3轮成绩未录完：缺 2 桌",
+"录入成绩后点“计算排名”")``. :func:`write_status` puts them on the 操作 sheet of a macro
+workbook (rows :data:`STATUS_ROW` and the one below), writing those two rows only, so the
+sheet's buttons are never touched.
+"""
+
+from __future__ import annotations
+
+from bianpai.engines.errors import BianpaiError, InputErrors
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.tables import find_sheet
+from bianpai.workbooks.xlsm import OPS_SHEET, STATUS_ROW
+
+STATE_LABEL = "当前状态 / Status"
+NEXT_LABEL = "下一步 / Next step"
+
+
+def _rows(port: WorkbookPort, *layouts) -> int:
+    """Data rows (below the header) of the first existing sheet among ``layouts``."""
+    for layout in layouts:
+        name = find_sheet(port, layout)
+        if name is not None:
+            return max(len(port.read_values(name)) - 1, 0)
+    return 0
+
+
+def _first_error(exc: InputErrors) -> str:
+    e = exc.errors[0] if exc.errors else None
+    return f"（首处：{e.where} {e.zh.splitlines()[0]}）" if e is not None and e.where else ""
+
+
+def _finished(port: WorkbookPort, has_awards: bool, standings_layouts) -> tuple[str, str]:
+    ranked = _rows(port, *standings_layouts) > 0
+    awarded = _rows(port, L.AWARDS) > 0
+    if ranked and awarded:
+        return "全部成绩已录入，排名与奖励已完成", "可以打印“排名”“奖励”“领奖签收表”“证书”"
+    if ranked:
+        return ("全部成绩已录入，排名已计算",
+                "可以奖励分配" if has_awards else "可以打印“排名”")
+    return "全部成绩已录入", "可以计算排名"
+
+
+def _pairs_status(port: WorkbookPort) -> tuple[str, str]:
+    from bianpai.addin.commands import (  # noqa: PLC0415
+        collect_results,
+        eligibility_findings,
+        roster_findings,
+    )
+    from bianpai.addin.event import load_event, read_draw  # noqa: PLC0415
+
+    ev = load_event(port)
+    if ev.roster.empty:
+        return "报名表为空", "请填写报名表，然后点“检查名单”"
+    errors = ev.errors + roster_findings(ev)
+    found = eligibility_findings(ev)
+    errors += [e for s, e in found if s == "error"]
+    if errors:
+        where = f"（首处：{errors[0].where}）" if errors[0].where else ""
+        return f"名单有 {len(errors)} 处错误{where}", "请修改报名表，再点“检查名单”（“校验”表列出每处问题）"
+    staged = [g for g in ev.reg.groups if g.stages]
+    if not staged:  # places typed by the organizer
+        if _rows(port, L.PLACINGS) == 0:
+            return f"已报名 {len(ev.roster)} 行，名次尚未录入", "请在“名次录入”表填写名次，然后点“奖励分配”"
+        if _rows(port, L.AWARDS) > 0:
+            return "名次已录入，奖励已分配", "可以打印“奖励”“领奖签收表”“证书”"
+        return "名次已录入", "可以奖励分配"
+    drawn = read_draw(port, ev)
+    if not drawn:
+        warnings = [e for s, e in found if s == "warning"]
+        if warnings:
+            return (f"已报名 {len(ev.roster)} 对，名单有 {len(warnings)} 条警告",
+                    "核实后抽签编排（命令行：bianpai draw --accept-warnings \"理由\"）")
+        return f"已报名 {len(ev.roster)} 对，尚未抽签", "可以抽签编排"
+    try:
+        groups = collect_results(port, ev)
+    except InputErrors as exc:
+        return (f"成绩有 {len(exc.errors)} 处错误{_first_error(exc)}",
+                "请修改成绩表后点“计算排名”（错误会逐格列出）")
+    several = len(groups) > 1
+    states, any_played = [], False
+    for gr in groups.values():
+        res = gr.results
+        if len(res) == 0:
+            continue
+        for rnd in range(1, gr.rounds + 1):
+            sub = res[res["round"] == rnd]
+            missing = int((~sub["complete"]).sum()) // 2
+            if missing:
+                name = gr.entries.group.name_zh if several else ""
+                states.append(f"{name}第{rnd}轮成绩未录完：缺 {missing} 桌")
+                break
+            any_played = True
+    if states:
+        nxt = "录入成绩后点“计算排名”" if any_played else "请录入成绩（“成绩”表每副一行，或“轮成绩”表每桌一行）"
+        return "；".join(states), nxt
+    return _finished(port, ev.reg.awards is not None, (L.STANDINGS,))
+
+
+def _team_status(port: WorkbookPort) -> tuple[str, str]:
+    from bianpai.addin import teams as TM  # noqa: PLC0415
+    from bianpai.workbooks import team_layouts as T  # noqa: PLC0415
+
+    ev = TM.load_team_event(port)
+    if ev.roster.empty:
+        return "报名表为空", "请填写报名表，然后点“检查名单”"
+    if ev.errors:
+        where = f"（首处：{ev.errors[0].where}）" if ev.errors[0].where else ""
+        return f"有 {len(ev.errors)} 处错误{where}", "请按“校验”表修改后再操作（点“检查名单”刷新）"
+    stages = ev.group.stages
+    first = stages[0]
+    if not ev.started(first):
+        return f"已报名 {len(ev.roster)} 行，尚未编排", "可以抽签编排"
+    states, nexts = [], []
+    for stage in stages:
+        if not ev.started(stage):
+            continue
+        name = ev.stage_name(stage)
+        if isinstance(stage.format, TM.KnockoutFormat):
+            if ev.finished(stage):
+                continue
+            ko = ev.knockout(stage)
+            k = ev.rounds_drawn(stage)
+            ok, pending = TM._ko_round_decided(ko, k)
+            if pending:
+                states.append(f"{name}尚有 {len(pending)} 场无结果")
+                nxt = "录入成绩后点“抽签编排”编排下一轮" if k < TM.KO_LAST_ROUND else "录入成绩后点“计算排名”"
+                nexts.append(nxt)
+            elif ok and k < TM.KO_LAST_ROUND:
+                states.append(f"{name}本轮已决出")
+                nexts.append("可以抽签编排（淘汰赛下一轮）")
+            continue
+        r, total = ev.rounds_drawn(stage), ev.total_rounds(stage)
+        miss = ev.missing(stage, r)
+        if miss:
+            states.append(f"{name}第{r}轮成绩未录完：缺 {len(miss)} 桌")
+            nexts.append(f"录入成绩后点“抽签编排”编排第{r + 1}轮" if r < total
+                         else "录入成绩后点“计算排名”")
+        elif r < total:
+            states.append(f"{name}第{r}轮成绩已录完")
+            nexts.append(f"可以抽签编排第{r + 1}轮")
+    waiting = [s for s in stages[1:] if not ev.started(s)]
+    if ev.finished(first) and waiting:
+        return f"{ev.stage_name(first)}已全部结束", "可以进入下一阶段"
+    if states:
+        return "；".join(states), nexts[0]
+    return _finished(port, ev.reg.awards is not None, (T.FINAL, T.TEAM_STANDINGS))
+
+
+def status(port: WorkbookPort) -> tuple[str, str]:
+    """``(state_zh, next_zh)`` of the event in ``port``, computed from its sheets.
+
+    Never raises: an unreadable workbook gives a state naming the problem."""
+    from bianpai.addin.teams import is_team_workbook  # noqa: PLC0415
+
+    try:
+        if find_sheet(port, L.SETTINGS) is None:
+            return "缺少“规程”表", "请用 bianpai new 新建赛事工作簿"
+        if is_team_workbook(port):
+            return _team_status(port)
+        return _pairs_status(port)
+    except InputErrors as exc:
+        return f"有 {len(exc.errors)} 处输入错误{_first_error(exc)}", "请按提示修改后再点“检查名单”"
+    except BianpaiError as exc:
+        return f"无法判断状态：{exc.zh}", "请点“检查名单”查看问题"
+    except Exception as exc:  # noqa: BLE001 - the status line must never break a command
+        return f"无法判断状态（{type(exc).__name__}）", "请点“检查名单”查看问题"
+
+
+def write_status(port: WorkbookPort) -> tuple[str, str]:
+    """Compute :func:`status` and write it into the 操作 sheet (rows ``STATUS_ROW`` and
+    ``STATUS_ROW + 1``, columns A–B) when the workbook has one; returns it either way."""
+    state, nxt = status(port)
+    if OPS_SHEET in port.sheet_names():
+        port.append_rows(OPS_SHEET, [[STATE_LABEL, state], [NEXT_LABEL, nxt]],
+                         start_row=STATUS_ROW)
+    return state, nxt
