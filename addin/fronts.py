@@ -159,7 +159,8 @@ def result_message(result: Any) -> str:
     en = getattr(result, "summary_en", None)
     if zh is None:
         return str(result) if result else ""
-    lines = [zh]
+    seed = getattr(result, "seed", None)
+    lines = [zh + (f"（随机种子 {seed}）" if seed is not None else "")]
     findings = getattr(result, "findings", None) or []
     for f in findings[:10]:
         lines.append(f"  {f.get('where') or '-'}  {f.get('zh')}")

@@ -87,3 +87,63 @@ def expected_cell(value):
 def sheet_values(path, sheet) -> list[list]:
     ws = load_workbook(path)[sheet]
     return [[c.value for c in row] for row in ws.iter_rows()]
+
+
+# -- the xlwings Server app under TestClient --------------------------------------------------
+
+PROJECT_LINE = "from bianpai.addin.lite import *  # noqa: F403\n"
+
+
+def server_client(project, extra_modules: dict | None = None):
+    """A generator yielding ``TestClient(xlwings_server.main.main_app)`` whose
+    ``custom_functions``/``custom_scripts`` are a project at ``project`` doing nothing but
+    ``from bianpai.addin.lite import *`` (what the README tells a Server user to write).
+
+    Sets ``XLWINGS_LICENSE_KEY=noncommercial`` (noncommercial use only) and the project dir for
+    its lifetime; ``extra_modules`` are put in ``sys.modules`` meanwhile (stand-ins)."""
+    import importlib
+    import sys
+
+    import pytest
+
+    from bianpai.workbooks.payload import ensure_remote_engine
+
+    for pkg in ("custom_functions", "custom_scripts"):
+        (project / pkg).mkdir(exist_ok=True)
+        (project / pkg / "__init__.py").write_text(PROJECT_LINE, encoding="utf-8")
+    saved = {k: os.environ.get(k) for k in
+             ("XLWINGS_LICENSE_KEY", "XLWINGS_PROJECT_DIR", "XLWINGS_ON_SERVER")}
+    os.environ["XLWINGS_LICENSE_KEY"] = "noncommercial"
+    os.environ["XLWINGS_PROJECT_DIR"] = str(project)
+    ensure_remote_engine()
+    # bianpai.addin.lite registers with xlwings.server only if that imported (licence key) when
+    # it was first imported; another test may have imported it without a key: import it afresh.
+    saved_modules = {k: sys.modules.pop(k, None)
+                     for k in ("custom_functions", "custom_scripts", "bianpai.addin.lite")}
+    sys.path.insert(0, str(project))
+    mp = pytest.MonkeyPatch()
+    try:
+        from fastapi.testclient import TestClient
+        from xlwings_server.main import main_app
+        from xlwings_server.routers import xlwings as router
+
+        cf = importlib.import_module("custom_functions")
+        cs = importlib.import_module("custom_scripts")
+        mp.setattr(router, "custom_functions", cf)
+        mp.setattr(router, "custom_scripts", cs)
+        for name, module in (extra_modules or {}).items():
+            mp.setitem(sys.modules, name, module)
+        yield TestClient(main_app)
+    finally:
+        mp.undo()
+        sys.path.remove(str(project))
+        for k, v in saved_modules.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v

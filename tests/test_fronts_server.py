@@ -10,10 +10,7 @@ test imported ``xlwings_server`` with a different project directory.
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
-import os
-import sys
 import types
 
 import pytest
@@ -23,14 +20,14 @@ import pytest
 if importlib.util.find_spec("xlwings_server") is None:
     pytest.skip("xlwings-server is an optional extra ([server])", allow_module_level=True)
 
-from bianpai.workbooks.payload import apply_actions, ensure_remote_engine, payload_from_xlsx  # noqa: E402
-from tests.fronts_helpers import make_fixture, sheet_values  # noqa: E402
+from bianpai.workbooks.payload import apply_actions, payload_from_xlsx  # noqa: E402
+from tests.fronts_helpers import make_fixture, server_client, sheet_values  # noqa: E402
 
-PROJECT_LINE = "from bianpai.addin.lite import *  # noqa: F403\n"
 
 
 def stand_in_draw(port):
-    """Round 1 by number: 1–2, 3–4, … (a stand-in for the real draw command)."""
+    """Round 1 by number: 1–2, 3–4, … (a stand-in for the real draw command; the real one is
+    exercised in test_fronts_parity.py)."""
     roster = port.read_values("报名")
     numbers = [r[0] for r in roster[1:] if r and r[0] is not None]
     rows = [["桌号", "主队", "客队"]]
@@ -42,47 +39,10 @@ def stand_in_draw(port):
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    project = tmp_path_factory.mktemp("server_project")
-    for pkg in ("custom_functions", "custom_scripts"):
-        (project / pkg).mkdir()
-        (project / pkg / "__init__.py").write_text(PROJECT_LINE, encoding="utf-8")
-    saved = {k: os.environ.get(k) for k in
-             ("XLWINGS_LICENSE_KEY", "XLWINGS_PROJECT_DIR", "XLWINGS_ON_SERVER")}
-    os.environ["XLWINGS_LICENSE_KEY"] = "noncommercial"
-    os.environ["XLWINGS_PROJECT_DIR"] = str(project)
-    ensure_remote_engine()
-    # bianpai.addin.lite registers with xlwings.server only if that imported (licence key) when
-    # it was first imported; another test may have imported it without a key: import it afresh.
-    saved_modules = {k: sys.modules.pop(k, None)
-                     for k in ("custom_functions", "custom_scripts", "bianpai.addin.lite")}
-    sys.path.insert(0, str(project))
-    try:
-        from fastapi.testclient import TestClient
-        from xlwings_server.main import main_app
-        from xlwings_server.routers import xlwings as router
-
-        cf = importlib.import_module("custom_functions")
-        cs = importlib.import_module("custom_scripts")
-        mp = pytest.MonkeyPatch()
-        mp.setattr(router, "custom_functions", cf)
-        mp.setattr(router, "custom_scripts", cs)
-        fake = types.ModuleType("bianpai.addin.commands")
-        fake.draw = stand_in_draw
-        mp.setitem(sys.modules, "bianpai.addin.commands", fake)
-        yield TestClient(main_app)
-        mp.undo()
-    finally:
-        sys.path.remove(str(project))
-        for k, v in saved_modules.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    fake = types.ModuleType("bianpai.addin.commands")
+    fake.draw = stand_in_draw
+    yield from server_client(tmp_path_factory.mktemp("server_project"),
+                             {"bianpai.addin.commands": fake})
 
 
 def test_functions_meta_lists_ours(client):
