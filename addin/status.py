@@ -114,7 +114,7 @@ def _team_status(port: WorkbookPort) -> tuple[str, str]:
     stages = ev.group.stages
     first = stages[0]
     if not ev.started(first):
-        return f"已报名 {len(ev.roster)} 行，尚未编排", "可以抽签编排"
+        return f"报名表已填 {len(ev.roster)} 行，尚未编排", "可以抽签编排"
     states, nexts = [], []
     for stage in stages:
         if not ev.started(stage):
@@ -147,7 +147,8 @@ def _team_status(port: WorkbookPort) -> tuple[str, str]:
     if ev.finished(first) and waiting:
         return f"{ev.stage_name(first)}已全部结束", "可以进入下一阶段"
     if states:
-        return "；".join(states), nexts[0]
+        drawing = [n for n in nexts if "抽签编排" in n]  # a round to draw comes first
+        return "；".join(states), (drawing or nexts)[0]
     return _finished(port, ev.reg.awards is not None, (T.FINAL, T.TEAM_STANDINGS))
 
 

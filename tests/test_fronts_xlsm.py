@@ -9,11 +9,13 @@ import pytest
 from openpyxl import Workbook, load_workbook
 
 from bianpai.workbooks.xlsm import (
+    ADVANCE_COMMAND,
     COMMANDS,
     CONF_SHEET,
     OPS_SHEET,
     UDF_MODULES,
     build_xlsm,
+    commands_for,
     vba_module_version,
 )
 
@@ -33,7 +35,7 @@ def _source_xlsx(path):
     return path
 
 
-def _check(path):
+def _check(path, commands=COMMANDS):
     import xlwings
 
     with zipfile.ZipFile(path) as z:
@@ -44,8 +46,8 @@ def _check(path):
         vml = "".join(z.read(n).decode() for n in names if n.endswith(".vml"))
     macros = re.findall(r"<x:FmlaMacro>\[0\]!(\w+)</x:FmlaMacro>", vml)
     captions = re.findall(r'color="#000000">([^<]+)</font>', vml)
-    assert macros == [sub for sub, _, _ in COMMANDS]
-    assert captions == [label for _, label, _ in COMMANDS]
+    assert macros == [sub for sub, _, _ in commands]
+    assert captions == [label for _, label, _ in commands]
 
     xf = pyopenvba.ExcelFile(path)
     assert xf.validate() == []
@@ -54,7 +56,7 @@ def _check(path):
     assert "Module1" not in modules
     bp = xf.get_module("bianpai")
     subs = set(re.findall(r"^Sub (\w+)\(\)", bp, re.M))
-    for sub, _label, call in COMMANDS:
+    for sub, _label, call in commands:
         assert sub in subs
         assert f'RunPython "{call}"' in bp
     assert set(macros) <= subs  # every button resolves to a Sub
@@ -63,7 +65,8 @@ def _check(path):
     xf.close()
 
     wb = load_workbook(path, keep_vba=True)
-    assert wb.sheetnames[0] == OPS_SHEET and wb.sheetnames[-1] == CONF_SHEET
+    names = [n for n in wb.sheetnames if n != "_bianpai_undo"]  # undo history comes last
+    assert names[0] == OPS_SHEET and names[-1] == CONF_SHEET
     conf = wb[CONF_SHEET]
     assert conf.sheet_state == "hidden"
     assert (conf["A1"].value, conf["B1"].value) == ("UDF Modules", UDF_MODULES)
@@ -104,3 +107,83 @@ def test_rejects_bad_sub_names(tmp_path):
         build_xlsm(None, tmp_path / "x.xlsm", commands=[("Bad Name", "x", "pass")])
     with pytest.raises(ValueError):
         build_xlsm(None, tmp_path / "x.xlsx")
+
+
+# -- the full event workbook of `bianpai new --macros` -------------------------------------------
+
+def _cli(*args):
+    from typer.testing import CliRunner
+
+    from bianpai.addin.cli import app
+
+    res = CliRunner().invoke(app, [str(a) for a in args])
+    assert res.exit_code == 0, res.output
+    return res
+
+
+def _parts(path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as z:
+        return {n: z.read(n) for n in z.namelist()
+                if n == "xl/vbaProject.bin" or n.endswith(".vml")}
+
+
+def test_new_macros_builds_the_full_event_workbook(tmp_path):
+    xlsx, xlsm = tmp_path / "event.xlsx", tmp_path / "event.xlsm"
+    _cli("new", "shenzhen-guandan-pairs-2023", "-o", xlsx)
+    _cli("new", "shenzhen-guandan-pairs-2023", "--macros", "-o", xlsm)
+    wb = _check(xlsm)
+    plain = load_workbook(xlsx)
+    assert wb.sheetnames == [OPS_SHEET] + plain.sheetnames + [CONF_SHEET]
+    for name in plain.sheetnames:  # same sheets, same cells (日志 time aside)
+        a = [[c.value for c in r] for r in plain[name].iter_rows()]
+        b = [[c.value for c in r] for r in wb[name].iter_rows()]
+        if name == "日志":
+            a, b = [r[1:] for r in a], [r[1:] for r in b]
+        assert a == b, name
+    assert wb["报名"].data_validations.dataValidation  # dropdowns kept
+    ops = wb[OPS_SHEET]
+    assert ops["A2"].value.startswith("随机种子") and ops["B2"].value is None
+    assert (ops["A3"].value, ops["B3"].value) == ("当前状态 / Status", "报名表为空")
+    assert (ops["A4"].value, ops["B4"].value) == ("下一步 / Next step",
+                                                  "请填写报名表，然后点“检查名单”")
+    assert wb.active.title == OPS_SHEET
+    with pytest.raises(AssertionError):
+        _cli("new", "shenzhen-guandan-pairs-2023", "--macros", "-o", tmp_path / "x.xlsx")
+
+
+def test_team_preset_gets_the_advance_button(tmp_path):
+    out = tmp_path / "teams.xlsm"
+    _cli("new", "fujian-elder-bridge-teams", "--macros", "-o", out)
+    team_commands = commands_for(True)
+    assert ADVANCE_COMMAND in team_commands and team_commands[-1][1] == "撤销"
+    wb = _check(out, team_commands)
+    assert wb[OPS_SHEET]["B3"].value == "报名表为空"
+
+
+def test_cli_commands_keep_vba_and_buttons_in_place(tmp_path):
+    """bianpai check/draw/rank/awards/undo on the .xlsm in place: VBA project and VML buttons
+    survive byte for byte; the status area follows every command."""
+    from bianpai.addin.demo import demo_roster
+
+    out = tmp_path / "event.xlsm"
+    _cli("new", "shenzhen-guandan-pairs-2023", "--macros", "-o", out)
+    original = _parts(out)
+    assert set(original) == {"xl/vbaProject.bin", "xl/drawings/vmlDrawing1.vml"}
+    wb = load_workbook(out, keep_vba=True)
+    for r, row in enumerate(demo_roster(3), start=2):
+        for c, v in enumerate(row, start=1):
+            wb["报名"].cell(r, c, v)
+    wb.save(out)
+    states = []
+    for args in (["check"], ["draw", "--seed", "9"], ["rank", "--seed", "1"], ["awards"],
+                 ["undo"]):
+        _cli(args[0], out, *args[1:])
+        assert _parts(out) == original, args
+        wb = _check(out)
+        states.append(wb[OPS_SHEET]["B3"].value)
+        ops_legacy = wb[OPS_SHEET].legacy_drawing
+        assert ops_legacy is not None, args
+    assert states[0] == "已报名 16 对，尚未抽签"
+    assert states[1].startswith("男子双人赛第1轮成绩未录完：缺 4 桌")
+    assert states[3] == states[2] == states[1]  # no results typed yet
+    assert "_bianpai_undo" in wb.sheetnames  # the live-book undo history follows the file
