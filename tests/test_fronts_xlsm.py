@@ -187,3 +187,17 @@ def test_cli_commands_keep_vba_and_buttons_in_place(tmp_path):
     assert states[1].startswith("男子双人赛第1轮成绩未录完：缺 4 桌")
     assert states[3] == states[2] == states[1]  # no results typed yet
     assert "_bianpai_undo" in wb.sheetnames  # the live-book undo history follows the file
+
+
+def test_every_button_and_script_reaches_a_command():
+    """Each button's RunPython statement names a function of the macros module, and every
+    command of the fronts registry has a macro and a Lite/Server script."""
+    from bianpai.addin import fronts, lite, macros
+
+    for _sub, _label, call in commands_for(True):
+        fn = re.search(r"m\.(\w+)\(\)$", call).group(1)
+        assert callable(getattr(macros, fn)), call
+    for name in list(fronts.COMMANDS) + ["undo"]:
+        assert callable(getattr(macros, name)), name
+        assert callable(getattr(lite, f"bp_{name}")), name
+        fronts.find_command(name) if name != "undo" else None
