@@ -30,12 +30,25 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+_OPEN: list = []
+
+
 def _port(path: Path, out: Optional[Path], command: str):
     from bianpai.workbooks.openpyxl_port import OpenpyxlPort
-    return OpenpyxlPort(path, out=out, command=command)
+    port = OpenpyxlPort(path, out=out, command=command)
+    _OPEN.append(port)
+    return port
 
 
 def _run(fn):
+    try:
+        return _call(fn)
+    finally:
+        while _OPEN:  # a refused command releases the workbook it opened
+            _OPEN.pop().close()
+
+
+def _call(fn):
     try:
         return fn()
     except InputErrors as exc:
@@ -150,12 +163,13 @@ def advance(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed",
 
 
 @app.command()
-def undo(workbook: Path):
+def undo(workbook: Path, force: bool = typer.Option(
+        False, "--force", help="即使上次操作后有新录入也撤销（当前文件另存于 undone/）")):
     """撤销上一次操作：恢复上一个备份 / restore the previous version of the workbook."""
     from bianpai.workbooks.backups import undo as undo_file
 
     def go():
-        restored = undo_file(workbook)
+        restored = undo_file(workbook, force=force)
         console.print(f"[green]✓[/] 已恢复 {restored.name} / restored")
     _run(go)
 

@@ -29,7 +29,7 @@ from bianpai.templates.schema import Regulation
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import settings_rows
-from bianpai.workbooks.tables import cell_of, find_sheet, read_table
+from bianpai.workbooks.tables import records, cell_of, find_sheet, read_table
 
 FRONT = {"name": "cli"}
 
@@ -128,8 +128,6 @@ def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> 
     rows = settings_rows(reg)
     if lang == "en":
         rows[0] = L.SETTINGS.headers("en")
-    lang_row = ["language", "语言 (zh/en)", lang, "", "工作表与列名的语言 / language of sheet and column names"]
-    rows.insert(2, lang_row)
     port.write_sheet(L.SETTINGS.name(lang), rows, L.SETTINGS.sheet_format(lang=lang))
     groups = [g.name_zh if lang == "zh" else (g.name_en or g.name_zh) for g in reg.groups]
     typed = [L.ROSTERS[reg.roster_layout]]
@@ -165,7 +163,7 @@ def roster_findings(ev: Event) -> list[InputError]:
     r = ev.roster
     sheet = r.attrs.get("sheet", L.ROSTER_PAIRS.zh)
     seen_number: dict[tuple, int] = {}
-    for row, rec in r.iterrows():
+    for row, rec in records(r):
         gid = rec["group_id"]
         if gid is None:
             continue
@@ -345,7 +343,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
                 used_seed = str(seed)
             entries = pd.DataFrame({
                 "number": numbers,
-                "entrant_name": [entrant_name(rec) for _, rec in sub.iterrows()],
+                "entrant_name": [entrant_name(rec) for _, rec in records(sub)],
                 "unit": list(sub["unit"]), "roster_row": list(sub.index)})
             ge = GroupEntries(group=g, entries=entries.sort_values("number").reset_index(drop=True))
         groups[g.id] = ge
@@ -454,19 +452,32 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
         stage = g.stages[0]
         sched = round_robin_schedule(len(ge.entries), cycles=stage.format.cycles)
         n_rounds = int(sched["round"].max())
+        if upto_round is not None and not 1 <= upto_round <= n_rounds:
+            errs.append(InputError(f"--round 应为 1–{n_rounds}（{g.name_zh}共 {n_rounds} 轮），实际为 {upto_round}",
+                                   f"--round must be 1–{n_rounds} for {g.name_en or g.id}; got {upto_round}"))
+            continue
         b = stage.format.boards_per_round
-        pairings = {(int(m.round), int(m.home), int(m.away)) for m in sched.dropna(subset=["away"]).itertuples()}
-        numbers = set(ge.entries["number"])
+        real = sched.dropna(subset=["away"])
+        pairings = {(int(m.round), int(m.home), int(m.away)) for m in real.itertuples()}
+        byes = {(int(m.round), int(m.home)) for m in sched[sched["away"].isna()].itertuples()}
+        ctx = _Ctx(numbers=set(ge.entries["number"]), pairings=pairings, byes=byes,
+                   n_rounds=n_rounds)
+        allowed = set(stage.scoring.board_score_values or [])
+        # --- 成绩: one row per board --------------------------------------------------------
         bd = frames["boards"][frames["boards"]["group_id"] == gid]
         sheet_b = boards.attrs.get("sheet", L.BOARDS.zh)
-        seen = {}
+        seen: dict = {}
         keep = []
-        for row, rec in bd.iterrows():
-            if rec["round"] is None or rec["ns"] is None or rec["ew"] is None or rec["board"] is None:
-                continue
-            bad = _check_pairing(rec, row, bd, sheet_b, numbers, pairings, n_rounds)
+        for row, rec in records(bd):
+            if rec["ns_score"] is None and rec["code"] is None:
+                continue  # a blank entry row (written by draw) not yet filled
+            bad = _check_pairing(rec, row, bd, sheet_b, ctx)
             if bad:
                 errs.append(bad)
+                continue
+            if rec["board"] is None:
+                errs.append(InputError("“牌号”不能为空", "Board must not be empty", sheet=sheet_b,
+                                       cell=cell_of(bd, row, "board")))
                 continue
             lo, hi = (rec["round"] - 1) * b + 1, rec["round"] * b
             if not lo <= rec["board"] <= hi:
@@ -474,9 +485,18 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
                                        f"boards of round {rec['round']} are {lo}–{hi}; got {rec['board']}",
                                        sheet=sheet_b, cell=cell_of(bd, row, "board")))
                 continue
+            if rec["ns_score"] is not None and rec["code"] is not None:
+                errs.append(InputError("同一副牌不能既填“南北得分”又填人工成绩“代码”，请只保留一个",
+                                       "a board has both a score and an artificial code; keep one",
+                                       sheet=sheet_b, cell=cell_of(bd, row, "code")))
+                continue
+            if rec["ns_score"] is not None and allowed and rec["ns_score"] not in allowed:
+                vals = "、".join(f"{v:+d}" for v in sorted(allowed))
+                errs.append(InputError(f"“南北得分”应为 {vals} 之一（南北方本副升级数，东西赢为负），实际为 {rec['ns_score']}",
+                                       f"NS score must be one of {sorted(allowed)}; got {rec['ns_score']}",
+                                       sheet=sheet_b, cell=cell_of(bd, row, "ns_score")))
+                continue
             key = (rec["round"], rec["board"], rec["ns"])
-            if rec["ns_score"] is None and rec["code"] is None:
-                continue  # not yet entered
             if key in seen:
                 errs.append(InputError(f"第{rec['round']}轮第{rec['board']}副 {rec['ns']}号对的成绩重复录入"
                                        f"（另见第{seen[key]}行）",
@@ -487,28 +507,74 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
             seen[key] = row
             keep.append(row)
         board_df = bd.loc[keep, ["round", "table", "board", "ns", "ew", "ns_score", "code"]].copy()
+        board_tables = {(r, n, e): row for row, (r, n, e) in
+                        zip(board_df.index, zip(board_df["round"], board_df["ns"], board_df["ew"]))}
+        # --- 轮成绩: a round's % typed directly (electronic scoring), forfeits ---------------
         tp = frames["typed"][frames["typed"]["group_id"] == gid]
         sheet_t = typed.attrs.get("sheet", L.ROUND_SCORES.zh)
         tkeep = []
-        for row, rec in tp.iterrows():
-            bad = _check_pairing(rec, row, tp, sheet_t, numbers, pairings, n_rounds)
+        tseen: dict = {}
+        for row, rec in records(tp):
+            status = L.STATUS_CODES.get(str(rec["status"] or "").lower(), "")
+            if rec["ns_pct"] is None and rec["ew_pct"] is None and not status:
+                continue
+            bad = _check_pairing(rec, row, tp, sheet_t, ctx)
             if bad:
                 errs.append(bad)
                 continue
-            if rec["ns_pct"] is None and rec["ew_pct"] is None and rec["status"] in (None, "正常", "normal"):
+            key = (rec["round"], rec["ns"], rec["ew"])
+            if key in tseen:
+                errs.append(InputError(f"第{rec['round']}轮 {rec['ns']}-{rec['ew']} 的比赛分重复录入（另见第{tseen[key]}行）",
+                                       f"round {rec['round']} {rec['ns']}-{rec['ew']} entered twice (see row {tseen[key]})",
+                                       sheet=sheet_t, cell=cell_of(tp, row, "ns_pct")))
                 continue
+            tseen[key] = row
+            if key in board_tables:
+                errs.append(InputError(f"第{rec['round']}轮 {rec['ns']}-{rec['ew']} 已在“成绩”表逐副录入（第{board_tables[key]}行起），"
+                                       f"不能同时在此填写比赛分；请只保留一种",
+                                       f"round {rec['round']} {rec['ns']}-{rec['ew']} has board results in Boards too; keep one",
+                                       sheet=sheet_t, cell=cell_of(tp, row, "ns_pct")))
+                continue
+            if status and (rec["ns_pct"] is not None or rec["ew_pct"] is not None):
+                errs.append(InputError("判定为弃权时不填比赛分（按规程给分），请清空比赛分或把判定改为“正常”",
+                                       "a forfeit takes no percentages (the regulation scores it); clear them",
+                                       sheet=sheet_t, cell=cell_of(tp, row, "ns_pct")))
+                continue
+            if not status:
+                pcts = [rec["ns_pct"], rec["ew_pct"]]
+                if None in pcts:
+                    col = "ns_pct" if rec["ns_pct"] is None else "ew_pct"
+                    errs.append(InputError("南北、东西比赛分须都填写", "both percentages are needed",
+                                           sheet=sheet_t, cell=cell_of(tp, row, col)))
+                    continue
+                if sum(pcts) > 100 + Decimal("0.01"):
+                    errs.append(InputError(f"双方比赛分之和 {sum(pcts)} 超过 100（罚分只会使和小于 100）",
+                                           f"the two percentages add up to {sum(pcts)}, more than 100",
+                                           sheet=sheet_t, cell=cell_of(tp, row, "ew_pct")))
+                    continue
             tkeep.append(row)
         typed_df = tp.loc[tkeep].copy()
-        typed_df["status"] = [L.STATUS_CODES.get(str(s or "").lower(), "") if s else ""
-                              for s in typed_df["status"]]
+        typed_df["status"] = [L.STATUS_CODES.get(str(x or "").lower(), "") if x else ""
+                              for x in typed_df["status"]]
+        # --- 罚分 ---------------------------------------------------------------------------
         pn = frames["pens"][frames["pens"]["group_id"] == gid]
         sheet_p = pens.attrs.get("sheet", L.PENALTIES.zh)
         pen_rows = []
-        for row, rec in pn.iterrows():
-            if rec["entrant"] not in numbers:
+        for row, rec in records(pn):
+            if rec["entrant"] not in ctx.numbers:
                 errs.append(InputError(f"序号 {rec['entrant']} 不在{g.name_zh}的抽签中",
                                        f"number {rec['entrant']} is not in the draw of {g.name_en or g.id}",
                                        sheet=sheet_p, cell=cell_of(pn, row, "entrant")))
+                continue
+            if not 1 <= rec["round"] <= n_rounds:
+                errs.append(InputError(f"轮次应为 1–{n_rounds}，实际为 {rec['round']}",
+                                       f"round must be 1–{n_rounds}; got {rec['round']}",
+                                       sheet=sheet_p, cell=cell_of(pn, row, "round")))
+                continue
+            if (rec["round"], rec["entrant"]) in byes:
+                errs.append(InputError(f"{rec['entrant']}号第{rec['round']}轮轮空，不能罚分",
+                                       f"pair {rec['entrant']} has the bye in round {rec['round']}",
+                                       sheet=sheet_p, cell=cell_of(pn, row, "round")))
                 continue
             pct = _penalty_pct(rec, stage.scoring, sheet_p, pn, row, errs)
             if pct is None:
@@ -517,16 +583,31 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
             if rec["kind"] in ("迟到一轮",):
                 typed_df = _forfeit_for_lateness(typed_df, sched, rec)
         pen_df = pd.DataFrame(pen_rows, columns=["round", "entrant", "pct_of_top"])
-        # only complete tables count: every board of the round entered
+        # --- which board tables count: a round is scored once all its board tables are in ----
         complete_boards = []
         missing = []
-        for (rnd, ns, ew), sub in board_df.groupby(["round", "ns", "ew"]):
-            if len(typed_df) and ((typed_df["round"] == rnd) & (typed_df["ns"] == ns)).any():
+        typed_keys = set(zip(typed_df["round"], typed_df["ns"], typed_df["ew"])) if len(typed_df) else set()
+        for rnd, rsched in real.groupby("round"):
+            tables = [(int(rnd), int(m.home), int(m.away)) for m in rsched.itertuples()]
+            by_board = [t for t in tables if t not in typed_keys]
+            if not by_board:
                 continue
-            if len(sub) < b:
-                missing.append(f"第{rnd}轮 {ns}-{ew} 缺 {b - len(sub)} 副")
+            got = {t: board_df[(board_df["round"] == t[0]) & (board_df["ns"] == t[1])] for t in by_board}
+            if len(by_board) == 1 and len(got[by_board[0]]):
+                t = by_board[0]
+                errs.append(InputError(
+                    f"第{rnd}轮只有一桌（{t[1]}-{t[2]}）按逐副成绩录入，无法与其他桌比较计算比赛分；"
+                    f"请在“轮成绩”表直接填写该桌双方比赛分",
+                    f"round {rnd} has a single table with board results ({t[1]}-{t[2]}); matchpoints need "
+                    f"two or more tables: type that table's percentages in Round scores",
+                    sheet=sheet_b, cell=cell_of(board_df, board_tables[t], "ns_score")))
                 continue
-            complete_boards.append(sub)
+            short = [(t, b - len(got[t])) for t in by_board if len(got[t]) < b]
+            if short:
+                if any(len(got[t]) for t in by_board):
+                    missing += [f"第{rnd}轮 {t[1]}-{t[2]} 缺 {k} 副" for t, k in short]
+                continue
+            complete_boards += [got[t] for t in by_board]
         bdf = pd.concat(complete_boards) if complete_boards else pd.DataFrame(
             columns=["round", "table", "board", "ns", "ew", "ns_score", "code"])
         if len(bdf):
@@ -565,6 +646,26 @@ def _forfeit_for_lateness(typed_df, sched, rec):
 
 def _penalty_pct(rec, scoring, sheet, df, row, errs) -> Decimal | None:
     kind = rec["kind"] or "直接"
+    for col in ("minutes", "pct_of_top"):
+        if rec[col] is not None and rec[col] < 0:
+            errs.append(InputError("罚分与分钟数不能为负数", "penalties and minutes cannot be negative",
+                                   sheet=sheet, cell=cell_of(df, row, col)))
+            return None
+    if kind in ("超时", "迟到") and rec["pct_of_top"] is not None:
+        errs.append(InputError(f"“{kind}”按规程罚则由分钟数计算罚分；请清空“罚分(%顶分)”，或把类别改为“直接”",
+                               f"{kind} penalties come from the minutes by the regulation's ladder; "
+                               f"clear the % or use kind 直接", sheet=sheet, cell=cell_of(df, row, "pct_of_top")))
+        return None
+    if kind == "直接" and rec["minutes"] is not None:
+        errs.append(InputError("“直接”罚分只填“罚分(%顶分)”，不填分钟", "a direct penalty takes no minutes",
+                               sheet=sheet, cell=cell_of(df, row, "minutes")))
+        return None
+    if kind == "直接" and rec["pct_of_top"] is not None and \
+            rec["pct_of_top"] > 100 * scoring.boards_per_round:
+        errs.append(InputError(f"罚分 {rec['pct_of_top']}% 顶分超过整轮 {scoring.boards_per_round} 副牌的顶分",
+                               f"a penalty of {rec['pct_of_top']}% of a top exceeds the whole round",
+                               sheet=sheet, cell=cell_of(df, row, "pct_of_top")))
+        return None
     if kind == "直接":
         if rec["pct_of_top"] is None:
             errs.append(InputError("直接罚分须填写“罚分(%顶分)”", "a direct penalty needs its % of top",
@@ -585,19 +686,42 @@ def _penalty_pct(rec, scoring, sheet, df, row, errs) -> Decimal | None:
         return None
 
 
-def _check_pairing(rec, row, df, sheet, numbers, pairings, n_rounds) -> InputError | None:
+@dataclass
+class _Ctx:
+    numbers: set
+    pairings: set
+    byes: set
+    n_rounds: int
+
+
+def _check_pairing(rec, row, df, sheet, ctx: _Ctx) -> InputError | None:
+    """The round, NS and EW of a result row name a scheduled match (sheet!cell if not)."""
+    n_rounds, numbers = ctx.n_rounds, ctx.numbers
     if rec["round"] is None or not 1 <= rec["round"] <= n_rounds:
-        return InputError(f"轮次应为 1–{n_rounds}，实际为 {rec['round']}",
+        return InputError(f"轮次应为 1–{n_rounds}，实际为 {rec['round'] if rec['round'] is not None else '空'}",
                           f"round must be 1–{n_rounds}; got {rec['round']}",
                           sheet=sheet, cell=cell_of(df, row, "round"))
-    for side in ("ns", "ew"):
+    for side, other in (("ns", "ew"), ("ew", "ns")):
+        if rec[side] is None:
+            o = rec[other]
+            if (rec["round"], o) in ctx.byes:
+                return InputError(f"{o}号第{rec['round']}轮轮空（按规程自动给分），无需录入成绩",
+                                  f"pair {o} has the bye in round {rec['round']}: nothing to enter",
+                                  sheet=sheet, cell=cell_of(df, row, other))
+            return InputError(f"“{'南北序号' if side == 'ns' else '东西序号'}”不能为空",
+                              f"{side.upper()} number must not be empty", sheet=sheet,
+                              cell=cell_of(df, row, side))
         if rec[side] not in numbers:
             return InputError(f"序号 {rec[side]} 不在本组抽签中（应为 {min(numbers)}–{max(numbers)}）",
                               f"pair {rec[side]} is not in this group's draw",
                               sheet=sheet, cell=cell_of(df, row, side))
-    if (rec["round"], rec["ns"], rec["ew"]) not in pairings:
-        return InputError(f"第{rec['round']}轮没有 {rec['ns']}（南北）对 {rec['ew']}（东西）的对阵",
-                          f"round {rec['round']} has no match {rec['ns']} (NS) v {rec['ew']} (EW)",
+    if (rec["round"], rec["ns"], rec["ew"]) not in ctx.pairings:
+        if (rec["round"], rec["ew"], rec["ns"]) in ctx.pairings:
+            return InputError(f"南北与东西填反了：第{rec['round']}轮的对阵是 {rec['ew']}（南北）对 {rec['ns']}（东西）",
+                              f"NS and EW are swapped: round {rec['round']} is {rec['ew']} (NS) v {rec['ns']} (EW)",
+                              sheet=sheet, cell=cell_of(df, row, "ns"))
+        return InputError(f"第{rec['round']}轮没有 {rec['ns']}（南北）对 {rec['ew']}（东西）的对阵，请核对“对阵”表",
+                          f"round {rec['round']} has no match {rec['ns']} (NS) v {rec['ew']} (EW); see Pairings",
                           sheet=sheet, cell=cell_of(df, row, "ns"))
     return None
 

@@ -15,7 +15,7 @@ from bianpai.templates.schema import Group, Regulation
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
-from bianpai.workbooks.tables import cell_of, find_sheet, read_table
+from bianpai.workbooks.tables import records, cell_of, find_sheet, read_table
 
 
 @dataclass
@@ -77,7 +77,7 @@ def persons(ev: Event) -> tuple[pd.DataFrame, dict]:
     r = ev.roster
     rows, index, where = [], [], {}
     cols = r.attrs.get("columns", {})
-    for row, rec in r.iterrows():
+    for row, rec in records(r):
         gname = ev.reg.group(rec["group_id"]).name_zh if rec["group_id"] else rec["group"]
         if ev.reg.roster_layout == "pairs":
             team = entrant_name(rec) or f"第{row}行"

@@ -57,9 +57,17 @@ def test_unknown_round(drawn):
     assert_refused(drawn, "rank", "轮成绩!B2", "轮次应为 1–3")
 
 
-def test_pairing_not_in_schedule(drawn):
+def test_swapped_seats_named(drawn):
     g, rnd, table, ns, ew = first_match(drawn)
     fill(drawn, "轮成绩", [[g, rnd, table, ew, ns, 50, 50, None, None]])
+    assert_refused(drawn, "rank", "轮成绩!D2", "填反了")
+
+
+def test_pairing_not_in_schedule(drawn):
+    rows = sheet_rows(drawn, "对阵")
+    g, rnd, table, ns, ew = rows[1][0], rows[1][1], rows[1][2], rows[1][3], rows[1][5]
+    other = next(r for r in rows[1:] if r[1] == rnd and r[3] != ns)
+    fill(drawn, "轮成绩", [[g, rnd, table, ns, other[3], 50, 50, None, None]])
     assert_refused(drawn, "rank", "轮成绩!D2", "没有")
 
 
