@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 import secrets
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -223,8 +224,24 @@ def eligibility_findings(ev: Event) -> list[tuple[str, InputError]]:
             if cell is None and f.row is not None and not pd.isna(f.row):
                 cell = str(f.row).split(":")[0]
                 cell = f"{cell}:{cell}"
-            out.append((f.severity, InputError(f.message_zh, f.message_en, sheet=sheet, cell=cell)))
+            out.append((f.severity, InputError(_readable(f.message_zh, ev),
+                                               _readable(f.message_en, ev), sheet=sheet, cell=cell)))
     return out
+
+
+_FIELD_ZH = {"name": "姓名", "gender": "性别", "birth_date": "出生日期", "id_number": "证件号",
+             "unit": "单位", "team": "队名", "group": "组别", "role": "角色", "number": "序号",
+             "event": "项目"}
+_ROW_LABEL = re.compile(r"(第 ?|row )(\d+):(\d)( ?行)?")
+
+
+def _readable(text: str, ev: Event) -> str:
+    """Engine messages use column keys and person labels (``2:1`` = row 2, player 1): show the
+    sheet's own words instead."""
+    for k, zh in _FIELD_ZH.items():
+        text = text.replace(f"「{k}」", f"「{zh}」")
+    return _ROW_LABEL.sub(lambda m: (f"第{m[2]}行选手{m[3]}" if m[1].startswith("第")
+                                     else f"row {m[2]} player {m[3]}"), text)
 
 
 def _finding_rows(errors: list[tuple[str, InputError]], lang: str) -> list[list]:
@@ -324,7 +341,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
                     f"如需重新抽签请使用 --redraw", f"{g.name_en or g.id}: roster has {len(sub)} "
                     f"entries but the draw has {len(ge.entries)}; use --redraw",
                     sheet=_name(L.DRAW, port, lang))])
-            used_seed = "（沿用）"
+            used_seed = ge.seed or ""  # numbers kept: the original lot's seed stays on record
         else:
             typed = sub["number"].dropna()
             n = len(sub)
@@ -730,7 +747,7 @@ def standings_for(gr: GroupResults, ev: Event, *, seed: int) -> pd.DataFrame:
     """Standings table of one group (see :func:`bianpai.engines.standings.rank`)."""
     stage = gr.entries.group.stages[0]
     st = rank_engine(list(gr.entries.entries["number"]), gr.results, stage.tie_breaks.criteria,
-                     seed=seed)
+                     seed=seed if seed is not None else gr.entries.lot_seed)
     return st
 
 
@@ -746,7 +763,13 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     ev = load_event(port)
     groups = collect_results(port, ev, upto_round=upto_round)
     lang = ev.lang
-    seed = new_seed() if seed is None else int(seed)
+    # lots reuse each group's draw seed (stable across presses) unless a seed is given
+    seed = int(seed) if seed is not None else None
+    used_seeds = {gid: seed if seed is not None else gr.entries.lot_seed
+                  for gid, gr in groups.items()}
+    if any(v is None for v in used_seeds.values()):
+        fresh = new_seed()
+        used_seeds = {k: (fresh if v is None else v) for k, v in used_seeds.items()}
     chain_labels: list[tuple[str, str]] = []
     stand_rows, rr_rows = [], []
     data: dict[str, Any] = {}
@@ -754,7 +777,7 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     for gid, gr in groups.items():
         g = gr.entries.group
         gname = g.name_zh if lang == "zh" else (g.name_en or g.name_zh)
-        st = standings_for(gr, ev, seed=seed)
+        st = standings_for(gr, ev, seed=used_seeds[gid])
         crits = st.chain
         if not chain_labels:
             chain_labels = [(c.label_zh, c.label_en) for c in crits]
@@ -781,11 +804,18 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     # the chain's columns replace the layout's: header + one column per criterion before 说明
     write_generated(port, L.STANDINGS, stand_rows, lang, extra_headers=chain_labels)
     write_generated(port, L.ROUND_RESULTS, rr_rows, lang)
-    state = "；".join(missing_all) if missing_all else "全部成绩已录入"
+    any_result = any(gr.results["complete"].any() for gr in groups.values() if len(gr.results))
+    if not any_result:
+        state = "尚未录入任何成绩，名次仅由抽签决定 / no result entered yet"
+    else:
+        state = "；".join(missing_all) if missing_all else "全部成绩已录入"
+    distinct = sorted(set(used_seeds.values()))
+    seed_text = str(distinct[0]) if len(distinct) == 1 else ", ".join(
+        f"{groups[k].entries.group.name_zh}={v}" for k, v in used_seeds.items())
     result = CommandResult(
         "rank", f"排名完成（{'截至第%d轮' % upto_round if upto_round else '已录入各轮'}）：{state}",
         f"standings done ({'up to round %d' % upto_round if upto_round else 'entered rounds'}); "
-        f"{len(missing_all)} missing items", seed=seed, data=data)
+        f"{len(missing_all)} missing items", seed=seed_text, data=data)
     return finish(port, result, {"round": upto_round, "seed": seed}, lang)
 
 
@@ -811,6 +841,7 @@ def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
                             "name": df["entrant_name"], "unit": df["unit"]})
     elif find_sheet(port, L.PLACINGS) is not None:
         df = read_table(port, L.PLACINGS, errors=errs)
+        errs += placings_findings(df, ev)
         out = pd.DataFrame({"group": df["group"], "place": df["rank"],
                             "entrant_id": [f"{g}#{n}" for g, n in zip(df["group"], df["name"])],
                             "name": df["name"], "unit": df["unit"],
@@ -829,6 +860,58 @@ def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
     if errs:
         raise InputErrors(errs)
     return out.reset_index(drop=True)
+
+
+def entrant_names(ev: Event) -> dict[str, set[str]]:
+    """Names a ranking may use per group name_zh: pair names (甲/乙), team names, and the
+    names of individual players."""
+    out: dict[str, set[str]] = {}
+    for _, rec in records(ev.roster):
+        if not rec.get("group_id"):
+            continue
+        g = ev.reg.group(rec["group_id"]).name_zh
+        names = out.setdefault(g, set())
+        if ev.reg.roster_layout == "pairs":
+            names.add(entrant_name(rec))
+            names.update(n for n in (rec.get("name1"), rec.get("name2")) if n)
+        else:
+            names.update(n for n in (rec.get("team"), rec.get("name")) if n)
+    return out
+
+
+def placings_findings(df: pd.DataFrame, ev: Event) -> list[InputError]:
+    """A typed 名次录入 must name each entrant once, entrants of the roster's group only, and
+    rank no more entrants than the group has."""
+    errs: list[InputError] = []
+    sheet = df.attrs.get("sheet", L.PLACINGS.zh)
+    known = entrant_names(ev)
+    seen: dict = {}
+    counts: dict = {}
+    for row, rec in records(df):
+        if not rec["group"] or not rec["name"]:
+            continue
+        try:
+            g = ev.reg.group(str(rec["group"])).name_zh
+        except KeyError:
+            continue  # reported by the group check
+        key = (g, rec["name"])
+        if key in seen:
+            errs.append(InputError(f"“{rec['name']}”在{g}中出现两次（另见第{seen[key]}行）",
+                                   f"{rec['name']} is ranked twice in {g} (see row {seen[key]})",
+                                   sheet=sheet, cell=cell_of(df, row, "name")))
+            continue
+        seen[key] = row
+        counts[g] = counts.get(g, 0) + 1
+        if known.get(g) and rec["name"] not in known[g]:
+            errs.append(InputError(f"“{rec['name']}”不在{g}的报名表中；请核对姓名/队名",
+                                   f"{rec['name']} is not on the roster of {g}",
+                                   sheet=sheet, cell=cell_of(df, row, "name")))
+    for g, n in counts.items():
+        entries = entries_per_group(ev).get(g, 0)
+        if entries and n > entries:
+            errs.append(InputError(f"{g}录入了 {n} 个名次，但只有 {entries} 个报名",
+                                   f"{g}: {n} places typed for {entries} entries", sheet=sheet))
+    return errs
 
 
 def _money(v):

@@ -150,6 +150,12 @@ def _value(raw: Any, old: Any) -> Any:
         if raw is None:
             return []
         return [s.strip() for s in str(raw).replace("，", ",").split(",") if s.strip()]
+    if isinstance(old, bool) and isinstance(raw, str):
+        t = raw.strip().lower()
+        if t in ("是", "对", "真", "yes", "y", "true", "1", "√", "✓"):
+            return True
+        if t in ("否", "不", "假", "no", "n", "false", "0", "×", "✗"):
+            return False
     if isinstance(raw, str) and not isinstance(old, str):
         try:
             return yaml.safe_load(raw)
