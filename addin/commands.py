@@ -329,6 +329,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     rng = random.Random(seed)
     groups: dict[str, GroupEntries] = {}
     draw_rows, sched_rows = [], []
+    lots_drawn = False
     for g in ev.reg.groups:
         sub = ev.roster[ev.roster["group_id"] == g.id]
         if sub.empty:
@@ -358,6 +359,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
                 numbers = list(range(1, n + 1))
                 rng.shuffle(numbers)
                 used_seed = str(seed)
+                lots_drawn = True
             entries = pd.DataFrame({
                 "number": numbers,
                 "entrant_name": [entrant_name(rec) for _, rec in records(sub)],
@@ -385,7 +387,11 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     result = CommandResult(
         "draw", f"抽签编排完成：{len(groups)} 个组别，{len(sched_rows)} 桌次，成绩表新增 {added} 行",
         f"draw done: {len(groups)} groups, {len(sched_rows)} tables, {added} result rows added",
-        seed=seed)
+        seed=seed if lots_drawn else None)
+    if not lots_drawn:
+        kept = sorted({str(ge.seed) for ge in groups.values() if ge.seed})
+        result.summary_zh += f"；序号沿用原抽签（随机种子 {', '.join(kept) or '无'}），未重新抽签"
+        result.summary_en += "; numbers kept from the earlier draw"
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}（" + \
             "；".join(f"{e.where} {e.zh}" for e in warnings) + "）"
@@ -436,6 +442,7 @@ class GroupResults:
     results: pd.DataFrame
     missing: list[str]
     rounds: int
+    disqualified: dict = field(default_factory=dict)  # entrant -> round of disqualification
 
 
 def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = None
@@ -577,6 +584,7 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
         pn = frames["pens"][frames["pens"]["group_id"] == gid]
         sheet_p = pens.attrs.get("sheet", L.PENALTIES.zh)
         pen_rows = []
+        dq: dict[int, int] = {}
         for row, rec in records(pn):
             if rec["entrant"] not in ctx.numbers:
                 errs.append(InputError(f"序号 {rec['entrant']} 不在{g.name_zh}的抽签中",
@@ -597,8 +605,14 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
             if pct is None:
                 continue
             pen_rows.append({"round": rec["round"], "entrant": rec["entrant"], "pct_of_top": pct})
-            if rec["kind"] in ("迟到一轮",):
+            if rec["kind"] == "迟到一轮":  # 十一（四）4: late a whole round = forfeit of the round
                 typed_df = _forfeit_for_lateness(typed_df, sched, rec)
+            elif rec["kind"] == "迟到两轮":  # 十一（四）5: disqualified; forfeits from here on
+                dq[rec["entrant"]] = min(dq.get(rec["entrant"], rec["round"]), rec["round"])
+        for e, from_round in dq.items():
+            for r in range(from_round, n_rounds + 1):
+                if (r, e) not in byes:
+                    typed_df = _forfeit_for_lateness(typed_df, sched, {"round": r, "entrant": e})
         pen_df = pd.DataFrame(pen_rows, columns=["round", "entrant", "pct_of_top"])
         # --- which board tables count: a round is scored once all its board tables are in ----
         complete_boards = []
@@ -638,7 +652,7 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
             if not ok:
                 n_miss = int((~res[(res["round"] == rnd)]["complete"]).sum() // 2)
                 missing.append(f"第{rnd}轮缺 {n_miss} 桌")
-        out[gid] = GroupResults(gid, ge, res, missing, n_rounds)
+        out[gid] = GroupResults(gid, ge, res, missing, n_rounds, disqualified=dq)
     if errs:
         raise InputErrors(errs)
     return out
@@ -656,6 +670,9 @@ def _forfeit_for_lateness(typed_df, sched, rec):
         return typed_df
     home, away = int(m["home"].iloc[0]), int(m["away"].iloc[0])
     status = "ns_forfeit" if home == rec["entrant"] else "ew_forfeit"
+    if len(typed_df):
+        same = (typed_df["round"] == rec["round"]) & (typed_df["ns"] == home)
+        typed_df = typed_df[~same]
     row = pd.DataFrame([{"round": rec["round"], "ns": home, "ew": away, "ns_pct": None,
                          "ew_pct": None, "status": status, "ns_level_diff": None}])
     return pd.concat([typed_df, row], ignore_index=True) if len(typed_df) else row
@@ -692,6 +709,13 @@ def _penalty_pct(rec, scoring, sheet, df, row, errs) -> Decimal | None:
     if kind in ("迟到一轮", "迟到两轮"):
         return Decimal(0)
     ladder = scoring.overtime if kind == "超时" else scoring.lateness
+    if kind == "迟到" and rec["minutes"] is not None and scoring.round_minutes and \
+            rec["minutes"] >= scoring.round_minutes:
+        errs.append(InputError(f"迟到 {rec['minutes']} 分钟已达一轮（{scoring.round_minutes} 分钟），"
+                               f"请按类别“迟到一轮”录入（判该轮弃权）",
+                               f"{rec['minutes']} minutes late is a whole round: use kind 迟到一轮 (forfeit)",
+                               sheet=sheet, cell=cell_of(df, row, "minutes")))
+        return None
     if ladder is None or rec["minutes"] is None:
         errs.append(InputError(f"“{kind}”须填写分钟数", f"{kind} needs the minutes",
                                sheet=sheet, cell=cell_of(df, row, "minutes")))
@@ -783,14 +807,25 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
             chain_labels = [(c.label_zh, c.label_en) for c in crits]
         played = gr.results[gr.results["complete"]].groupby("entrant").size() if len(gr.results) else {}
         group_data = []
-        for rec in st.table.to_dict("records"):
+        table = st.table.to_dict("records")
+        if gr.disqualified:  # 十一（四）5: disqualified pairs are listed last, without a place
+            kept = [r for r in table if r["entrant"] not in gr.disqualified]
+            gone = [r for r in table if r["entrant"] in gr.disqualified]
+            for r in gone:
+                r["rank"] = None
+                r["explanation_zh"] = f"第{gr.disqualified[r['entrant']]}轮起取消比赛资格（迟到两轮，规程十一（四）5）"
+                r["explanation_en"] = f"disqualified from round {gr.disqualified[r['entrant']]} (two rounds late)"
+            for i, r in enumerate(kept):  # places close up over the disqualified
+                r["rank"] = 1 + sum(1 for q in kept if q["rank"] < r["rank"])
+            table = kept + gone
+        for rec in table:
             e = rec["entrant"]
             ent = gr.entries.entries[gr.entries.entries["number"] == e].iloc[0]
             vals = [rec[c.name] for c in crits]
             stand_rows.append([gname, rec["rank"], e, ent["entrant_name"], ent["unit"],
                                int(played.get(e, 0)) if hasattr(played, "get") else 0,
                                *vals, rec["explanation_zh"] if lang == "zh" else rec["explanation_en"]])
-            group_data.append({"rank": int(rec["rank"]), "number": int(e), "name": ent["entrant_name"],
+            group_data.append({"rank": None if rec["rank"] is None else int(rec["rank"]), "number": int(e), "name": ent["entrant_name"],
                                "unit": ent["unit"], **{c.name: _json(rec[c.name]) for c in crits},
                                "explanation": rec["explanation_zh"]})
         data[g.name_zh] = group_data
@@ -836,6 +871,7 @@ def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
         find_sheet(port, L.STANDINGS))) > 1
     if ranked:
         df = read_table(port, L.STANDINGS, errors=errs)
+        df = df[df["rank"].notna()]  # disqualified entrants have no place and no award
         out = pd.DataFrame({"group": df["group"], "place": df["rank"],
                             "entrant_id": [f"{g}#{e}" for g, e in zip(df["group"], df["entrant"])],
                             "name": df["entrant_name"], "unit": df["unit"]})

@@ -139,6 +139,7 @@ class GuandanScoring(BaseModel):
     artificial_plus_pct: Decimal = Decimal(60)
     artificial_minus_pct: Decimal = Decimal(40)
     boards_per_round: int = 6  # used to turn a penalty into % when the round % is typed
+    round_minutes: int | None = 50  # a lateness this long is a whole round late (forfeit)
     # the board results a 成绩 cell may hold (levels won by NS; EW wins are negative)
     board_score_values: list[int] | None = Field(default_factory=lambda: [-3, -2, -1, 1, 2, 3])
     clause: str | None = None

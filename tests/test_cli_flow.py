@@ -204,3 +204,33 @@ def test_typed_placings_are_checked(tmp_path):
     out = " ".join(res.output.split())
     assert "名次录入!C3" in out and "出现两次" in out
     assert "名次录入!C4" in out and "不在" in out
+
+
+def test_two_rounds_late_disqualifies(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    sched = sheet_rows(wb, "对阵")
+    rows = [[r[0], r[1], r[2], r[3], r[5], 50, 50, None, None] for r in sched[1:] if r[1] == 1]
+    fill(wb, "轮成绩", rows)
+    fill(wb, "罚分", [["男子双人赛", 2, 3, "迟到两轮", None, None, None]])
+    res = run("rank", wb, "--json")
+    assert res.exit_code == 0, res.output
+    men = json.loads(res.stdout)["男子双人赛"]
+    assert men[-1]["number"] == 3 and men[-1]["rank"] is None
+    assert "取消比赛资格" in men[-1]["explanation"]
+    assert [m["rank"] for m in men[:3]] == [1, 2, 3]
+    rr = [r for r in sheet_rows(wb, "成绩汇总")[1:] if r[1] == 3 and r[3] >= 2]
+    assert all(r[10] == "弃权" for r in rr)
+    # and no award for the disqualified pair
+    assert run("awards", wb).exit_code == 0
+    assert all(r[2] != men[-1]["name"] for r in sheet_rows(wb, "奖励")[1:])
+
+
+def test_lateness_of_a_whole_round_is_a_forfeit_kind(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    fill(wb, "罚分", [["男子双人赛", 1, 3, "迟到", 200, None, None]])
+    res = run("rank", wb)
+    assert res.exit_code == 2 and "迟到一轮" in res.output
