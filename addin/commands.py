@@ -388,6 +388,12 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
         "draw", f"抽签编排完成：{len(groups)} 个组别，{len(sched_rows)} 桌次，成绩表新增 {added} 行",
         f"draw done: {len(groups)} groups, {len(sched_rows)} tables, {added} result rows added",
         seed=seed if lots_drawn else None)
+    single = [ge.group.name_zh for ge in groups.values() if len(ge.entries) <= 3]
+    if single:
+        result.summary_zh += (f"；{'、'.join(single)}每轮只有一桌，无法逐副比较计算比赛分，"
+                              f"请在“轮成绩”表直接录入各轮比赛分")
+        result.summary_en += (f"; {', '.join(single)}: one table a round, so type each round's "
+                              f"percentages in Round scores")
     if not lots_drawn:
         kept = sorted({str(ge.seed) for ge in groups.values() if ge.seed})
         result.summary_zh += f"；序号沿用原抽签（随机种子 {', '.join(kept) or '无'}），未重新抽签"
