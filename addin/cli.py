@@ -30,9 +30,14 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+_OPEN: list = []
+
+
 def _port(path: Path, out: Optional[Path], command: str):
     from bianpai.workbooks.openpyxl_port import OpenpyxlPort
-    return OpenpyxlPort(path, out=out, command=command)
+    port = OpenpyxlPort(path, out=out, command=command)
+    _OPEN.append(port)
+    return port
 
 
 def _command(name: str, workbook: Path, out: Optional[Path], **kwargs):
@@ -49,6 +54,14 @@ def _print_status(res) -> None:
 
 
 def _run(fn):
+    try:
+        return _call(fn)
+    finally:
+        while _OPEN:  # a refused command releases the workbook it opened
+            _OPEN.pop().close()
+
+
+def _call(fn):
     try:
         return fn()
     except InputErrors as exc:
@@ -99,11 +112,16 @@ def check(workbook: Path, out: Optional[Path] = typer.Option(None, "--out")):
 
     def go():
         res = _command("check", workbook, out)
-        console.print(f"[green]✓[/] {res.summary_zh}")
+        bad = any(f["severity"] == "error" for f in res.findings)
+        mark = "[red]✗[/]" if bad else ("[yellow]![/]" if res.findings else "[green]✓[/]")
+        console.print(f"{mark} {res.summary_zh}（详见“校验”表 / see the Checks sheet）")
         for f in res.findings[:30]:
-            console.print(f"  [yellow]{f['where']}[/] {f['zh']}")
+            colour = "red" if f["severity"] == "error" else "yellow"
+            console.print(f"  [{colour}]{f['where']}[/] {f['zh']}")
+        if len(res.findings) > 30:
+            console.print(f"  … 另有 {len(res.findings) - 30} 条")
         _print_status(res)
-        if any(f["severity"] == "error" for f in res.findings):
+        if bad:
             raise typer.Exit(1)
     _run(go)
 
@@ -171,12 +189,13 @@ def advance(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed",
 
 
 @app.command()
-def undo(workbook: Path):
+def undo(workbook: Path, force: bool = typer.Option(
+        False, "--force", help="即使上次操作后有新录入也撤销（当前文件另存于 undone/）")):
     """撤销上一次操作：恢复上一个备份 / restore the previous version of the workbook."""
     from bianpai.workbooks.backups import undo as undo_file
 
     def go():
-        restored = undo_file(workbook)
+        restored = undo_file(workbook, force=force)
         console.print(f"[green]✓[/] 已恢复 {restored.name} / restored")
     _run(go)
 
@@ -194,17 +213,26 @@ def demo(preset: str = typer.Argument("shenzhen-guandan-pairs-2023"),
 
 
 def _print_standings(data: dict) -> None:
+    """Each group's standings in the terminal: 名次, 序号, 选手, the criteria, 说明."""
     from rich.table import Table
+
+    from bianpai.engines.standings import CRITERIA
     for group, rows in data.items():
-        t = Table(title=group, show_lines=False)
-        if not rows:
+        if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
             continue
-        keys = [k for k in rows[0] if k not in ("explanation",)]
-        for k in keys:
-            t.add_column(k)
-        t.add_column("说明")
+        t = Table(title=str(group), show_lines=False)
+        fixed = [("rank", "名次"), ("number", "序号"), ("name", "选手")]
+        # the main score and the first tie-break fit a terminal; the 排名 sheet has them all
+        crit = [k for k in rows[0] if k in CRITERIA and k != "lots"][:2]
+        for _, title in fixed:
+            t.add_column(title, no_wrap=True)
+        for k in crit:
+            t.add_column(CRITERIA[k].label_zh, justify="right", no_wrap=True)
+        t.add_column("说明", ratio=1)
         for r in rows:
-            t.add_row(*[str(r[k]) for k in keys], r["explanation"])
+            t.add_row(*[str(r.get(k, "")) for k, _ in fixed],
+                      *["" if r.get(k) is None else str(r[k]) for k in crit],
+                      r.get("explanation", ""))
         console.print(t)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 import secrets
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -29,7 +30,7 @@ from bianpai.templates.schema import Regulation
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import settings_rows
-from bianpai.workbooks.tables import cell_of, find_sheet, read_table
+from bianpai.workbooks.tables import records, cell_of, find_sheet, read_table
 
 FRONT = {"name": "cli"}
 
@@ -128,8 +129,6 @@ def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> 
     rows = settings_rows(reg)
     if lang == "en":
         rows[0] = L.SETTINGS.headers("en")
-    lang_row = ["language", "语言 (zh/en)", lang, "", "工作表与列名的语言 / language of sheet and column names"]
-    rows.insert(2, lang_row)
     port.write_sheet(L.SETTINGS.name(lang), rows, L.SETTINGS.sheet_format(lang=lang))
     groups = [g.name_zh if lang == "zh" else (g.name_en or g.name_zh) for g in reg.groups]
     typed = [L.ROSTERS[reg.roster_layout]]
@@ -165,7 +164,7 @@ def roster_findings(ev: Event) -> list[InputError]:
     r = ev.roster
     sheet = r.attrs.get("sheet", L.ROSTER_PAIRS.zh)
     seen_number: dict[tuple, int] = {}
-    for row, rec in r.iterrows():
+    for row, rec in records(r):
         gid = rec["group_id"]
         if gid is None:
             continue
@@ -225,8 +224,24 @@ def eligibility_findings(ev: Event) -> list[tuple[str, InputError]]:
             if cell is None and f.row is not None and not pd.isna(f.row):
                 cell = str(f.row).split(":")[0]
                 cell = f"{cell}:{cell}"
-            out.append((f.severity, InputError(f.message_zh, f.message_en, sheet=sheet, cell=cell)))
+            out.append((f.severity, InputError(_readable(f.message_zh, ev),
+                                               _readable(f.message_en, ev), sheet=sheet, cell=cell)))
     return out
+
+
+_FIELD_ZH = {"name": "姓名", "gender": "性别", "birth_date": "出生日期", "id_number": "证件号",
+             "unit": "单位", "team": "队名", "group": "组别", "role": "角色", "number": "序号",
+             "event": "项目"}
+_ROW_LABEL = re.compile(r"(第 ?|row )(\d+):(\d)( ?行)?")
+
+
+def _readable(text: str, ev: Event) -> str:
+    """Engine messages use column keys and person labels (``2:1`` = row 2, player 1): show the
+    sheet's own words instead."""
+    for k, zh in _FIELD_ZH.items():
+        text = text.replace(f"「{k}」", f"「{zh}」")
+    return _ROW_LABEL.sub(lambda m: (f"第{m[2]}行选手{m[3]}" if m[1].startswith("第")
+                                     else f"row {m[2]} player {m[3]}"), text)
 
 
 def _finding_rows(errors: list[tuple[str, InputError]], lang: str) -> list[list]:
@@ -314,6 +329,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     rng = random.Random(seed)
     groups: dict[str, GroupEntries] = {}
     draw_rows, sched_rows = [], []
+    lots_drawn = False
     for g in ev.reg.groups:
         sub = ev.roster[ev.roster["group_id"] == g.id]
         if sub.empty:
@@ -326,7 +342,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
                     f"如需重新抽签请使用 --redraw", f"{g.name_en or g.id}: roster has {len(sub)} "
                     f"entries but the draw has {len(ge.entries)}; use --redraw",
                     sheet=_name(L.DRAW, port, lang))])
-            used_seed = "（沿用）"
+            used_seed = ge.seed or ""  # numbers kept: the original lot's seed stays on record
         else:
             typed = sub["number"].dropna()
             n = len(sub)
@@ -343,9 +359,10 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
                 numbers = list(range(1, n + 1))
                 rng.shuffle(numbers)
                 used_seed = str(seed)
+                lots_drawn = True
             entries = pd.DataFrame({
                 "number": numbers,
-                "entrant_name": [entrant_name(rec) for _, rec in sub.iterrows()],
+                "entrant_name": [entrant_name(rec) for _, rec in records(sub)],
                 "unit": list(sub["unit"]), "roster_row": list(sub.index)})
             ge = GroupEntries(group=g, entries=entries.sort_values("number").reset_index(drop=True))
         groups[g.id] = ge
@@ -370,7 +387,17 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     result = CommandResult(
         "draw", f"抽签编排完成：{len(groups)} 个组别，{len(sched_rows)} 桌次，成绩表新增 {added} 行",
         f"draw done: {len(groups)} groups, {len(sched_rows)} tables, {added} result rows added",
-        seed=seed)
+        seed=seed if lots_drawn else None)
+    single = [ge.group.name_zh for ge in groups.values() if len(ge.entries) <= 3]
+    if single:
+        result.summary_zh += (f"；{'、'.join(single)}每轮只有一桌，无法逐副比较计算比赛分，"
+                              f"请在“轮成绩”表直接录入各轮比赛分")
+        result.summary_en += (f"; {', '.join(single)}: one table a round, so type each round's "
+                              f"percentages in Round scores")
+    if not lots_drawn:
+        kept = sorted({str(ge.seed) for ge in groups.values() if ge.seed})
+        result.summary_zh += f"；序号沿用原抽签（随机种子 {', '.join(kept) or '无'}），未重新抽签"
+        result.summary_en += "; numbers kept from the earlier draw"
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}（" + \
             "；".join(f"{e.where} {e.zh}" for e in warnings) + "）"
@@ -421,6 +448,7 @@ class GroupResults:
     results: pd.DataFrame
     missing: list[str]
     rounds: int
+    disqualified: dict = field(default_factory=dict)  # entrant -> round of disqualification
 
 
 def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = None
@@ -454,19 +482,32 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
         stage = g.stages[0]
         sched = round_robin_schedule(len(ge.entries), cycles=stage.format.cycles)
         n_rounds = int(sched["round"].max())
+        if upto_round is not None and not 1 <= upto_round <= n_rounds:
+            errs.append(InputError(f"--round 应为 1–{n_rounds}（{g.name_zh}共 {n_rounds} 轮），实际为 {upto_round}",
+                                   f"--round must be 1–{n_rounds} for {g.name_en or g.id}; got {upto_round}"))
+            continue
         b = stage.format.boards_per_round
-        pairings = {(int(m.round), int(m.home), int(m.away)) for m in sched.dropna(subset=["away"]).itertuples()}
-        numbers = set(ge.entries["number"])
+        real = sched.dropna(subset=["away"])
+        pairings = {(int(m.round), int(m.home), int(m.away)) for m in real.itertuples()}
+        byes = {(int(m.round), int(m.home)) for m in sched[sched["away"].isna()].itertuples()}
+        ctx = _Ctx(numbers=set(ge.entries["number"]), pairings=pairings, byes=byes,
+                   n_rounds=n_rounds)
+        allowed = set(stage.scoring.board_score_values or [])
+        # --- 成绩: one row per board --------------------------------------------------------
         bd = frames["boards"][frames["boards"]["group_id"] == gid]
         sheet_b = boards.attrs.get("sheet", L.BOARDS.zh)
-        seen = {}
+        seen: dict = {}
         keep = []
-        for row, rec in bd.iterrows():
-            if rec["round"] is None or rec["ns"] is None or rec["ew"] is None or rec["board"] is None:
-                continue
-            bad = _check_pairing(rec, row, bd, sheet_b, numbers, pairings, n_rounds)
+        for row, rec in records(bd):
+            if rec["ns_score"] is None and rec["code"] is None:
+                continue  # a blank entry row (written by draw) not yet filled
+            bad = _check_pairing(rec, row, bd, sheet_b, ctx)
             if bad:
                 errs.append(bad)
+                continue
+            if rec["board"] is None:
+                errs.append(InputError("“牌号”不能为空", "Board must not be empty", sheet=sheet_b,
+                                       cell=cell_of(bd, row, "board")))
                 continue
             lo, hi = (rec["round"] - 1) * b + 1, rec["round"] * b
             if not lo <= rec["board"] <= hi:
@@ -474,9 +515,18 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
                                        f"boards of round {rec['round']} are {lo}–{hi}; got {rec['board']}",
                                        sheet=sheet_b, cell=cell_of(bd, row, "board")))
                 continue
+            if rec["ns_score"] is not None and rec["code"] is not None:
+                errs.append(InputError("同一副牌不能既填“南北得分”又填人工成绩“代码”，请只保留一个",
+                                       "a board has both a score and an artificial code; keep one",
+                                       sheet=sheet_b, cell=cell_of(bd, row, "code")))
+                continue
+            if rec["ns_score"] is not None and allowed and rec["ns_score"] not in allowed:
+                vals = "、".join(f"{v:+d}" for v in sorted(allowed))
+                errs.append(InputError(f"“南北得分”应为 {vals} 之一（南北方本副升级数，东西赢为负），实际为 {rec['ns_score']}",
+                                       f"NS score must be one of {sorted(allowed)}; got {rec['ns_score']}",
+                                       sheet=sheet_b, cell=cell_of(bd, row, "ns_score")))
+                continue
             key = (rec["round"], rec["board"], rec["ns"])
-            if rec["ns_score"] is None and rec["code"] is None:
-                continue  # not yet entered
             if key in seen:
                 errs.append(InputError(f"第{rec['round']}轮第{rec['board']}副 {rec['ns']}号对的成绩重复录入"
                                        f"（另见第{seen[key]}行）",
@@ -487,46 +537,114 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
             seen[key] = row
             keep.append(row)
         board_df = bd.loc[keep, ["round", "table", "board", "ns", "ew", "ns_score", "code"]].copy()
+        board_tables = {(r, n, e): row for row, (r, n, e) in
+                        zip(board_df.index, zip(board_df["round"], board_df["ns"], board_df["ew"]))}
+        # --- 轮成绩: a round's % typed directly (electronic scoring), forfeits ---------------
         tp = frames["typed"][frames["typed"]["group_id"] == gid]
         sheet_t = typed.attrs.get("sheet", L.ROUND_SCORES.zh)
         tkeep = []
-        for row, rec in tp.iterrows():
-            bad = _check_pairing(rec, row, tp, sheet_t, numbers, pairings, n_rounds)
+        tseen: dict = {}
+        for row, rec in records(tp):
+            status = L.STATUS_CODES.get(str(rec["status"] or "").lower(), "")
+            if rec["ns_pct"] is None and rec["ew_pct"] is None and not status:
+                continue
+            bad = _check_pairing(rec, row, tp, sheet_t, ctx)
             if bad:
                 errs.append(bad)
                 continue
-            if rec["ns_pct"] is None and rec["ew_pct"] is None and rec["status"] in (None, "正常", "normal"):
+            key = (rec["round"], rec["ns"], rec["ew"])
+            if key in tseen:
+                errs.append(InputError(f"第{rec['round']}轮 {rec['ns']}-{rec['ew']} 的比赛分重复录入（另见第{tseen[key]}行）",
+                                       f"round {rec['round']} {rec['ns']}-{rec['ew']} entered twice (see row {tseen[key]})",
+                                       sheet=sheet_t, cell=cell_of(tp, row, "ns_pct")))
                 continue
+            tseen[key] = row
+            if key in board_tables:
+                errs.append(InputError(f"第{rec['round']}轮 {rec['ns']}-{rec['ew']} 已在“成绩”表逐副录入（第{board_tables[key]}行起），"
+                                       f"不能同时在此填写比赛分；请只保留一种",
+                                       f"round {rec['round']} {rec['ns']}-{rec['ew']} has board results in Boards too; keep one",
+                                       sheet=sheet_t, cell=cell_of(tp, row, "ns_pct")))
+                continue
+            if status and (rec["ns_pct"] is not None or rec["ew_pct"] is not None):
+                errs.append(InputError("判定为弃权时不填比赛分（按规程给分），请清空比赛分或把判定改为“正常”",
+                                       "a forfeit takes no percentages (the regulation scores it); clear them",
+                                       sheet=sheet_t, cell=cell_of(tp, row, "ns_pct")))
+                continue
+            if not status:
+                pcts = [rec["ns_pct"], rec["ew_pct"]]
+                if None in pcts:
+                    col = "ns_pct" if rec["ns_pct"] is None else "ew_pct"
+                    errs.append(InputError("南北、东西比赛分须都填写", "both percentages are needed",
+                                           sheet=sheet_t, cell=cell_of(tp, row, col)))
+                    continue
+                if sum(pcts) > 100 + Decimal("0.01"):
+                    errs.append(InputError(f"双方比赛分之和 {sum(pcts)} 超过 100（罚分只会使和小于 100）",
+                                           f"the two percentages add up to {sum(pcts)}, more than 100",
+                                           sheet=sheet_t, cell=cell_of(tp, row, "ew_pct")))
+                    continue
             tkeep.append(row)
         typed_df = tp.loc[tkeep].copy()
-        typed_df["status"] = [L.STATUS_CODES.get(str(s or "").lower(), "") if s else ""
-                              for s in typed_df["status"]]
+        typed_df["status"] = [L.STATUS_CODES.get(str(x or "").lower(), "") if x else ""
+                              for x in typed_df["status"]]
+        # --- 罚分 ---------------------------------------------------------------------------
         pn = frames["pens"][frames["pens"]["group_id"] == gid]
         sheet_p = pens.attrs.get("sheet", L.PENALTIES.zh)
         pen_rows = []
-        for row, rec in pn.iterrows():
-            if rec["entrant"] not in numbers:
+        dq: dict[int, int] = {}
+        for row, rec in records(pn):
+            if rec["entrant"] not in ctx.numbers:
                 errs.append(InputError(f"序号 {rec['entrant']} 不在{g.name_zh}的抽签中",
                                        f"number {rec['entrant']} is not in the draw of {g.name_en or g.id}",
                                        sheet=sheet_p, cell=cell_of(pn, row, "entrant")))
+                continue
+            if not 1 <= rec["round"] <= n_rounds:
+                errs.append(InputError(f"轮次应为 1–{n_rounds}，实际为 {rec['round']}",
+                                       f"round must be 1–{n_rounds}; got {rec['round']}",
+                                       sheet=sheet_p, cell=cell_of(pn, row, "round")))
+                continue
+            if (rec["round"], rec["entrant"]) in byes:
+                errs.append(InputError(f"{rec['entrant']}号第{rec['round']}轮轮空，不能罚分",
+                                       f"pair {rec['entrant']} has the bye in round {rec['round']}",
+                                       sheet=sheet_p, cell=cell_of(pn, row, "round")))
                 continue
             pct = _penalty_pct(rec, stage.scoring, sheet_p, pn, row, errs)
             if pct is None:
                 continue
             pen_rows.append({"round": rec["round"], "entrant": rec["entrant"], "pct_of_top": pct})
-            if rec["kind"] in ("迟到一轮",):
+            if rec["kind"] == "迟到一轮":  # 十一（四）4: late a whole round = forfeit of the round
                 typed_df = _forfeit_for_lateness(typed_df, sched, rec)
+            elif rec["kind"] == "迟到两轮":  # 十一（四）5: disqualified; forfeits from here on
+                dq[rec["entrant"]] = min(dq.get(rec["entrant"], rec["round"]), rec["round"])
+        for e, from_round in dq.items():
+            for r in range(from_round, n_rounds + 1):
+                if (r, e) not in byes:
+                    typed_df = _forfeit_for_lateness(typed_df, sched, {"round": r, "entrant": e})
         pen_df = pd.DataFrame(pen_rows, columns=["round", "entrant", "pct_of_top"])
-        # only complete tables count: every board of the round entered
+        # --- which board tables count: a round is scored once all its board tables are in ----
         complete_boards = []
         missing = []
-        for (rnd, ns, ew), sub in board_df.groupby(["round", "ns", "ew"]):
-            if len(typed_df) and ((typed_df["round"] == rnd) & (typed_df["ns"] == ns)).any():
+        typed_keys = set(zip(typed_df["round"], typed_df["ns"], typed_df["ew"])) if len(typed_df) else set()
+        for rnd, rsched in real.groupby("round"):
+            tables = [(int(rnd), int(m.home), int(m.away)) for m in rsched.itertuples()]
+            by_board = [t for t in tables if t not in typed_keys]
+            if not by_board:
                 continue
-            if len(sub) < b:
-                missing.append(f"第{rnd}轮 {ns}-{ew} 缺 {b - len(sub)} 副")
+            got = {t: board_df[(board_df["round"] == t[0]) & (board_df["ns"] == t[1])] for t in by_board}
+            if len(by_board) == 1 and len(got[by_board[0]]):
+                t = by_board[0]
+                errs.append(InputError(
+                    f"第{rnd}轮只有一桌（{t[1]}-{t[2]}）按逐副成绩录入，无法与其他桌比较计算比赛分；"
+                    f"请在“轮成绩”表直接填写该桌双方比赛分",
+                    f"round {rnd} has a single table with board results ({t[1]}-{t[2]}); matchpoints need "
+                    f"two or more tables: type that table's percentages in Round scores",
+                    sheet=sheet_b, cell=cell_of(board_df, board_tables[t], "ns_score")))
                 continue
-            complete_boards.append(sub)
+            short = [(t, b - len(got[t])) for t in by_board if len(got[t]) < b]
+            if short:
+                if any(len(got[t]) for t in by_board):
+                    missing += [f"第{rnd}轮 {t[1]}-{t[2]} 缺 {k} 副" for t, k in short]
+                continue
+            complete_boards += [got[t] for t in by_board]
         bdf = pd.concat(complete_boards) if complete_boards else pd.DataFrame(
             columns=["round", "table", "board", "ns", "ew", "ns_score", "code"])
         if len(bdf):
@@ -540,7 +658,7 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
             if not ok:
                 n_miss = int((~res[(res["round"] == rnd)]["complete"]).sum() // 2)
                 missing.append(f"第{rnd}轮缺 {n_miss} 桌")
-        out[gid] = GroupResults(gid, ge, res, missing, n_rounds)
+        out[gid] = GroupResults(gid, ge, res, missing, n_rounds, disqualified=dq)
     if errs:
         raise InputErrors(errs)
     return out
@@ -558,6 +676,9 @@ def _forfeit_for_lateness(typed_df, sched, rec):
         return typed_df
     home, away = int(m["home"].iloc[0]), int(m["away"].iloc[0])
     status = "ns_forfeit" if home == rec["entrant"] else "ew_forfeit"
+    if len(typed_df):
+        same = (typed_df["round"] == rec["round"]) & (typed_df["ns"] == home)
+        typed_df = typed_df[~same]
     row = pd.DataFrame([{"round": rec["round"], "ns": home, "ew": away, "ns_pct": None,
                          "ew_pct": None, "status": status, "ns_level_diff": None}])
     return pd.concat([typed_df, row], ignore_index=True) if len(typed_df) else row
@@ -565,6 +686,26 @@ def _forfeit_for_lateness(typed_df, sched, rec):
 
 def _penalty_pct(rec, scoring, sheet, df, row, errs) -> Decimal | None:
     kind = rec["kind"] or "直接"
+    for col in ("minutes", "pct_of_top"):
+        if rec[col] is not None and rec[col] < 0:
+            errs.append(InputError("罚分与分钟数不能为负数", "penalties and minutes cannot be negative",
+                                   sheet=sheet, cell=cell_of(df, row, col)))
+            return None
+    if kind in ("超时", "迟到") and rec["pct_of_top"] is not None:
+        errs.append(InputError(f"“{kind}”按规程罚则由分钟数计算罚分；请清空“罚分(%顶分)”，或把类别改为“直接”",
+                               f"{kind} penalties come from the minutes by the regulation's ladder; "
+                               f"clear the % or use kind 直接", sheet=sheet, cell=cell_of(df, row, "pct_of_top")))
+        return None
+    if kind == "直接" and rec["minutes"] is not None:
+        errs.append(InputError("“直接”罚分只填“罚分(%顶分)”，不填分钟", "a direct penalty takes no minutes",
+                               sheet=sheet, cell=cell_of(df, row, "minutes")))
+        return None
+    if kind == "直接" and rec["pct_of_top"] is not None and \
+            rec["pct_of_top"] > 100 * scoring.boards_per_round:
+        errs.append(InputError(f"罚分 {rec['pct_of_top']}% 顶分超过整轮 {scoring.boards_per_round} 副牌的顶分",
+                               f"a penalty of {rec['pct_of_top']}% of a top exceeds the whole round",
+                               sheet=sheet, cell=cell_of(df, row, "pct_of_top")))
+        return None
     if kind == "直接":
         if rec["pct_of_top"] is None:
             errs.append(InputError("直接罚分须填写“罚分(%顶分)”", "a direct penalty needs its % of top",
@@ -574,6 +715,13 @@ def _penalty_pct(rec, scoring, sheet, df, row, errs) -> Decimal | None:
     if kind in ("迟到一轮", "迟到两轮"):
         return Decimal(0)
     ladder = scoring.overtime if kind == "超时" else scoring.lateness
+    if kind == "迟到" and rec["minutes"] is not None and scoring.round_minutes and \
+            rec["minutes"] >= scoring.round_minutes:
+        errs.append(InputError(f"迟到 {rec['minutes']} 分钟已达一轮（{scoring.round_minutes} 分钟），"
+                               f"请按类别“迟到一轮”录入（判该轮弃权）",
+                               f"{rec['minutes']} minutes late is a whole round: use kind 迟到一轮 (forfeit)",
+                               sheet=sheet, cell=cell_of(df, row, "minutes")))
+        return None
     if ladder is None or rec["minutes"] is None:
         errs.append(InputError(f"“{kind}”须填写分钟数", f"{kind} needs the minutes",
                                sheet=sheet, cell=cell_of(df, row, "minutes")))
@@ -585,19 +733,42 @@ def _penalty_pct(rec, scoring, sheet, df, row, errs) -> Decimal | None:
         return None
 
 
-def _check_pairing(rec, row, df, sheet, numbers, pairings, n_rounds) -> InputError | None:
+@dataclass
+class _Ctx:
+    numbers: set
+    pairings: set
+    byes: set
+    n_rounds: int
+
+
+def _check_pairing(rec, row, df, sheet, ctx: _Ctx) -> InputError | None:
+    """The round, NS and EW of a result row name a scheduled match (sheet!cell if not)."""
+    n_rounds, numbers = ctx.n_rounds, ctx.numbers
     if rec["round"] is None or not 1 <= rec["round"] <= n_rounds:
-        return InputError(f"轮次应为 1–{n_rounds}，实际为 {rec['round']}",
+        return InputError(f"轮次应为 1–{n_rounds}，实际为 {rec['round'] if rec['round'] is not None else '空'}",
                           f"round must be 1–{n_rounds}; got {rec['round']}",
                           sheet=sheet, cell=cell_of(df, row, "round"))
-    for side in ("ns", "ew"):
+    for side, other in (("ns", "ew"), ("ew", "ns")):
+        if rec[side] is None:
+            o = rec[other]
+            if (rec["round"], o) in ctx.byes:
+                return InputError(f"{o}号第{rec['round']}轮轮空（按规程自动给分），无需录入成绩",
+                                  f"pair {o} has the bye in round {rec['round']}: nothing to enter",
+                                  sheet=sheet, cell=cell_of(df, row, other))
+            return InputError(f"“{'南北序号' if side == 'ns' else '东西序号'}”不能为空",
+                              f"{side.upper()} number must not be empty", sheet=sheet,
+                              cell=cell_of(df, row, side))
         if rec[side] not in numbers:
             return InputError(f"序号 {rec[side]} 不在本组抽签中（应为 {min(numbers)}–{max(numbers)}）",
                               f"pair {rec[side]} is not in this group's draw",
                               sheet=sheet, cell=cell_of(df, row, side))
-    if (rec["round"], rec["ns"], rec["ew"]) not in pairings:
-        return InputError(f"第{rec['round']}轮没有 {rec['ns']}（南北）对 {rec['ew']}（东西）的对阵",
-                          f"round {rec['round']} has no match {rec['ns']} (NS) v {rec['ew']} (EW)",
+    if (rec["round"], rec["ns"], rec["ew"]) not in ctx.pairings:
+        if (rec["round"], rec["ew"], rec["ns"]) in ctx.pairings:
+            return InputError(f"南北与东西填反了：第{rec['round']}轮的对阵是 {rec['ew']}（南北）对 {rec['ns']}（东西）",
+                              f"NS and EW are swapped: round {rec['round']} is {rec['ew']} (NS) v {rec['ns']} (EW)",
+                              sheet=sheet, cell=cell_of(df, row, "ns"))
+        return InputError(f"第{rec['round']}轮没有 {rec['ns']}（南北）对 {rec['ew']}（东西）的对阵，请核对“对阵”表",
+                          f"round {rec['round']} has no match {rec['ns']} (NS) v {rec['ew']} (EW); see Pairings",
                           sheet=sheet, cell=cell_of(df, row, "ns"))
     return None
 
@@ -606,7 +777,7 @@ def standings_for(gr: GroupResults, ev: Event, *, seed: int) -> pd.DataFrame:
     """Standings table of one group (see :func:`bianpai.engines.standings.rank`)."""
     stage = gr.entries.group.stages[0]
     st = rank_engine(list(gr.entries.entries["number"]), gr.results, stage.tie_breaks.criteria,
-                     seed=seed)
+                     seed=seed if seed is not None else gr.entries.lot_seed)
     return st
 
 
@@ -622,7 +793,13 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     ev = load_event(port)
     groups = collect_results(port, ev, upto_round=upto_round)
     lang = ev.lang
-    seed = new_seed() if seed is None else int(seed)
+    # lots reuse each group's draw seed (stable across presses) unless a seed is given
+    seed = int(seed) if seed is not None else None
+    used_seeds = {gid: seed if seed is not None else gr.entries.lot_seed
+                  for gid, gr in groups.items()}
+    if any(v is None for v in used_seeds.values()):
+        fresh = new_seed()
+        used_seeds = {k: (fresh if v is None else v) for k, v in used_seeds.items()}
     chain_labels: list[tuple[str, str]] = []
     stand_rows, rr_rows = [], []
     data: dict[str, Any] = {}
@@ -630,20 +807,31 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     for gid, gr in groups.items():
         g = gr.entries.group
         gname = g.name_zh if lang == "zh" else (g.name_en or g.name_zh)
-        st = standings_for(gr, ev, seed=seed)
+        st = standings_for(gr, ev, seed=used_seeds[gid])
         crits = st.chain
         if not chain_labels:
             chain_labels = [(c.label_zh, c.label_en) for c in crits]
         played = gr.results[gr.results["complete"]].groupby("entrant").size() if len(gr.results) else {}
         group_data = []
-        for rec in st.table.to_dict("records"):
+        table = st.table.to_dict("records")
+        if gr.disqualified:  # 十一（四）5: disqualified pairs are listed last, without a place
+            kept = [r for r in table if r["entrant"] not in gr.disqualified]
+            gone = [r for r in table if r["entrant"] in gr.disqualified]
+            for r in gone:
+                r["rank"] = None
+                r["explanation_zh"] = f"第{gr.disqualified[r['entrant']]}轮起取消比赛资格（迟到两轮，规程十一（四）5）"
+                r["explanation_en"] = f"disqualified from round {gr.disqualified[r['entrant']]} (two rounds late)"
+            for i, r in enumerate(kept):  # places close up over the disqualified
+                r["rank"] = 1 + sum(1 for q in kept if q["rank"] < r["rank"])
+            table = kept + gone
+        for rec in table:
             e = rec["entrant"]
             ent = gr.entries.entries[gr.entries.entries["number"] == e].iloc[0]
             vals = [rec[c.name] for c in crits]
             stand_rows.append([gname, rec["rank"], e, ent["entrant_name"], ent["unit"],
                                int(played.get(e, 0)) if hasattr(played, "get") else 0,
                                *vals, rec["explanation_zh"] if lang == "zh" else rec["explanation_en"]])
-            group_data.append({"rank": int(rec["rank"]), "number": int(e), "name": ent["entrant_name"],
+            group_data.append({"rank": None if rec["rank"] is None else int(rec["rank"]), "number": int(e), "name": ent["entrant_name"],
                                "unit": ent["unit"], **{c.name: _json(rec[c.name]) for c in crits},
                                "explanation": rec["explanation_zh"]})
         data[g.name_zh] = group_data
@@ -657,11 +845,18 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     # the chain's columns replace the layout's: header + one column per criterion before 说明
     write_generated(port, L.STANDINGS, stand_rows, lang, extra_headers=chain_labels)
     write_generated(port, L.ROUND_RESULTS, rr_rows, lang)
-    state = "；".join(missing_all) if missing_all else "全部成绩已录入"
+    any_result = any(gr.results["complete"].any() for gr in groups.values() if len(gr.results))
+    if not any_result:
+        state = "尚未录入任何成绩，名次仅由抽签决定 / no result entered yet"
+    else:
+        state = "；".join(missing_all) if missing_all else "全部成绩已录入"
+    distinct = sorted(set(used_seeds.values()))
+    seed_text = str(distinct[0]) if len(distinct) == 1 else ", ".join(
+        f"{groups[k].entries.group.name_zh}={v}" for k, v in used_seeds.items())
     result = CommandResult(
         "rank", f"排名完成（{'截至第%d轮' % upto_round if upto_round else '已录入各轮'}）：{state}",
         f"standings done ({'up to round %d' % upto_round if upto_round else 'entered rounds'}); "
-        f"{len(missing_all)} missing items", seed=seed, data=data)
+        f"{len(missing_all)} missing items", seed=seed_text, data=data)
     return finish(port, result, {"round": upto_round, "seed": seed}, lang)
 
 
@@ -682,11 +877,13 @@ def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
         find_sheet(port, L.STANDINGS))) > 1
     if ranked:
         df = read_table(port, L.STANDINGS, errors=errs)
+        df = df[df["rank"].notna()]  # disqualified entrants have no place and no award
         out = pd.DataFrame({"group": df["group"], "place": df["rank"],
                             "entrant_id": [f"{g}#{e}" for g, e in zip(df["group"], df["entrant"])],
                             "name": df["entrant_name"], "unit": df["unit"]})
     elif find_sheet(port, L.PLACINGS) is not None:
         df = read_table(port, L.PLACINGS, errors=errs)
+        errs += placings_findings(df, ev)
         out = pd.DataFrame({"group": df["group"], "place": df["rank"],
                             "entrant_id": [f"{g}#{n}" for g, n in zip(df["group"], df["name"])],
                             "name": df["name"], "unit": df["unit"],
@@ -705,6 +902,58 @@ def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
     if errs:
         raise InputErrors(errs)
     return out.reset_index(drop=True)
+
+
+def entrant_names(ev: Event) -> dict[str, set[str]]:
+    """Names a ranking may use per group name_zh: pair names (甲/乙), team names, and the
+    names of individual players."""
+    out: dict[str, set[str]] = {}
+    for _, rec in records(ev.roster):
+        if not rec.get("group_id"):
+            continue
+        g = ev.reg.group(rec["group_id"]).name_zh
+        names = out.setdefault(g, set())
+        if ev.reg.roster_layout == "pairs":
+            names.add(entrant_name(rec))
+            names.update(n for n in (rec.get("name1"), rec.get("name2")) if n)
+        else:
+            names.update(n for n in (rec.get("team"), rec.get("name")) if n)
+    return out
+
+
+def placings_findings(df: pd.DataFrame, ev: Event) -> list[InputError]:
+    """A typed 名次录入 must name each entrant once, entrants of the roster's group only, and
+    rank no more entrants than the group has."""
+    errs: list[InputError] = []
+    sheet = df.attrs.get("sheet", L.PLACINGS.zh)
+    known = entrant_names(ev)
+    seen: dict = {}
+    counts: dict = {}
+    for row, rec in records(df):
+        if not rec["group"] or not rec["name"]:
+            continue
+        try:
+            g = ev.reg.group(str(rec["group"])).name_zh
+        except KeyError:
+            continue  # reported by the group check
+        key = (g, rec["name"])
+        if key in seen:
+            errs.append(InputError(f"“{rec['name']}”在{g}中出现两次（另见第{seen[key]}行）",
+                                   f"{rec['name']} is ranked twice in {g} (see row {seen[key]})",
+                                   sheet=sheet, cell=cell_of(df, row, "name")))
+            continue
+        seen[key] = row
+        counts[g] = counts.get(g, 0) + 1
+        if known.get(g) and rec["name"] not in known[g]:
+            errs.append(InputError(f"“{rec['name']}”不在{g}的报名表中；请核对姓名/队名",
+                                   f"{rec['name']} is not on the roster of {g}",
+                                   sheet=sheet, cell=cell_of(df, row, "name")))
+    for g, n in counts.items():
+        entries = entries_per_group(ev).get(g, 0)
+        if entries and n > entries:
+            errs.append(InputError(f"{g}录入了 {n} 个名次，但只有 {entries} 个报名",
+                                   f"{g}: {n} places typed for {entries} entries", sheet=sheet))
+    return errs
 
 
 def _money(v):

@@ -15,7 +15,7 @@ from bianpai.templates.schema import Group, Regulation
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
-from bianpai.workbooks.tables import cell_of, find_sheet, read_table
+from bianpai.workbooks.tables import records, cell_of, find_sheet, read_table
 
 
 @dataclass
@@ -24,6 +24,16 @@ class GroupEntries:
 
     group: Group
     entries: pd.DataFrame  # columns: number (int), entrant_name, unit, roster_row (int)
+    seed: str | None = None  # how the numbers were drawn (the lot's seed, or a note)
+
+    @property
+    def lot_seed(self) -> int | None:
+        """The draw's integer seed, reused for lots in the standings so that pressing 排名
+        twice never re-draws a tie (a seed given to rank overrides it)."""
+        try:
+            return int(str(self.seed).strip())
+        except (TypeError, ValueError):
+            return None
 
     def name_of(self, number) -> str:
         if number is None or pd.isna(number):
@@ -77,7 +87,7 @@ def persons(ev: Event) -> tuple[pd.DataFrame, dict]:
     r = ev.roster
     rows, index, where = [], [], {}
     cols = r.attrs.get("columns", {})
-    for row, rec in r.iterrows():
+    for row, rec in records(r):
         gname = ev.reg.group(rec["group_id"]).name_zh if rec["group_id"] else rec["group"]
         if ev.reg.roster_layout == "pairs":
             team = entrant_name(rec) or f"第{row}行"
@@ -123,8 +133,9 @@ def entries_per_group(ev: Event) -> dict[str, int]:
 
 
 def entrant_name(rec) -> str:
-    names = [n for n in (rec.get("name1"), rec.get("name2")) if n]
-    return "/".join(names)
+    names = [n for n in (rec.get("name1"), rec.get("name2"))
+             if n and not (isinstance(n, float) and n != n)]
+    return "/".join(str(n) for n in names)
 
 
 def read_draw(port: WorkbookPort, ev: Event) -> dict[str, GroupEntries]:
@@ -134,11 +145,34 @@ def read_draw(port: WorkbookPort, ev: Event) -> dict[str, GroupEntries]:
     df = read_table(port, L.DRAW, errors=ev.errors)
     out: dict[str, GroupEntries] = {}
     sheet = df.attrs.get("sheet", L.DRAW.zh)
+    roster = ev.roster
+    rsheet = roster.attrs.get("sheet", "")
     for gname, sub in df.groupby("group", sort=False):
         grp = ev.group_of(gname, sheet=sheet, cell=cell_of(sub, sub.index[0], "group"))
         if grp is None:
             continue
         entries = sub[["number", "entrant_name", "unit", "roster_row"]].copy()
         entries["number"] = entries["number"].astype(int)
-        out[grp.id] = GroupEntries(group=grp, entries=entries.reset_index(drop=True))
+        # names and units follow corrections typed in 报名 after the draw (by roster row)
+        names, units = [], []
+        for rec in entries.to_dict("records"):
+            row = rec["roster_row"]
+            if row in roster.index and roster.at[row, "group_id"] == grp.id:
+                r = {k: (None if isinstance(v, float) and v != v else v)
+                     for k, v in roster.loc[row].to_dict().items()}
+                names.append(entrant_name(r) or r.get("name") or rec["entrant_name"])
+                units.append(r.get("unit"))
+            else:
+                ev.errors.append(InputError(
+                    f"抽签时的报名表第{row}行（{rec['entrant_name']}）已不在{grp.name_zh}中；"
+                    f"报名表行被移动或删除，请恢复或重新抽签（--redraw）",
+                    f"roster row {row} ({rec['entrant_name']}) drawn for {grp.name_en or grp.id} "
+                    f"has moved or gone; restore it or redraw", sheet=rsheet, cell=f"A{row}"))
+                names.append(rec["entrant_name"])
+                units.append(rec["unit"])
+        entries["entrant_name"] = names
+        entries["unit"] = units
+        seeds = [x for x in sub["seed"] if x]
+        out[grp.id] = GroupEntries(group=grp, entries=entries.reset_index(drop=True),
+                                   seed=seeds[0] if seeds else None)
     return out

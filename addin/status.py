@@ -10,6 +10,8 @@ sheet's buttons are never touched.
 
 from __future__ import annotations
 
+import re
+
 from bianpai.engines.errors import BianpaiError, InputErrors
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
@@ -17,6 +19,7 @@ from bianpai.workbooks.tables import find_sheet
 from bianpai.workbooks.xlsm import OPS_SHEET, STATUS_ROW
 
 STATE_LABEL = "当前状态 / Status"
+_SHORT = re.compile(r"^第(\d+)轮 \d+-\d+ 缺 (\d+) 副")
 NEXT_LABEL = "下一步 / Next step"
 
 
@@ -87,12 +90,24 @@ def _pairs_status(port: WorkbookPort) -> tuple[str, str]:
         res = gr.results
         if len(res) == 0:
             continue
+        boards = gr.entries.group.stages[0].format.boards_per_round
+        short: dict[int, list[int]] = {}  # tables of a round lacking boards (others entered)
+        for m in gr.missing:
+            hit = _SHORT.match(m)
+            if hit:
+                short.setdefault(int(hit.group(1)), []).append(int(hit.group(2)))
         for rnd in range(1, gr.rounds + 1):
             sub = res[res["round"] == rnd]
             missing = int((~sub["complete"]).sum()) // 2
             if missing:
                 name = gr.entries.group.name_zh if several else ""
-                states.append(f"{name}第{rnd}轮成绩未录完：缺 {missing} 桌")
+                # a round is scored only when all its tables are in (matchpoints compare
+                # tables): name the tables still lacking boards, not the ones held back
+                lacking = short.get(rnd)
+                n = len(lacking) if lacking else missing
+                partial = sum(1 for k in lacking or [] if k < boards)
+                note = f"（其中 {partial} 桌缺部分牌）" if partial else ""
+                states.append(f"{name}第{rnd}轮成绩未录完：缺 {n} 桌{note}")
                 break
             any_played = True
     if states:

@@ -575,8 +575,6 @@ def build_team_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     rows = settings_rows(reg)
     if lang == "en":
         rows[0] = L.SETTINGS.headers("en")
-    rows.insert(2, ["language", "语言 (zh/en)", lang, "",
-                    "工作表与列名的语言 / language of sheet and column names"])
     port.write_sheet(L.SETTINGS.name(lang), rows, L.SETTINGS.sheet_format(lang=lang))
     g = reg.groups[0]
     stages = [s.name_zh if lang == "zh" else (s.name_en or s.name_zh) for s in g.stages]

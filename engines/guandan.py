@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Literal
 
 import pandas as pd
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from bianpai.engines.errors import RuleError
 from bianpai.engines.matchpoints import score_boards
@@ -41,6 +41,20 @@ class MatchPointBands(BaseModel):
     bands: list[Band]
     clause: str | None = None
     note: str | None = None
+
+    @field_validator("bands")
+    @classmethod
+    def _ordered(cls, bands: list[Band]) -> list[Band]:
+        """Bands run from the highest threshold down, points never rise, the last is catch-all."""
+        if not bands or bands[-1].min_pct is not None:
+            raise ValueError("场分档位的最后一档须不设下限（其余情况） / the last band must have no min_pct")
+        mins = [b.min_pct for b in bands[:-1]]
+        if any(m is None for m in mins) or any(a <= b for a, b in zip(mins, mins[1:])):
+            raise ValueError("场分档位须按比赛分下限从高到低排列 / bands must go from the highest min_pct down")
+        pts = [b.points for b in bands]
+        if any(a < b for a, b in zip(pts, pts[1:])):
+            raise ValueError("场分须随比赛分降低而不增 / points must not rise as the % falls")
+        return bands
 
     def points(self, pct) -> Decimal:
         """场分 for a 比赛分 ``pct`` (in %, compared after half-up rounding to 2 places)."""
@@ -125,6 +139,9 @@ class GuandanScoring(BaseModel):
     artificial_plus_pct: Decimal = Decimal(60)
     artificial_minus_pct: Decimal = Decimal(40)
     boards_per_round: int = 6  # used to turn a penalty into % when the round % is typed
+    round_minutes: int | None = 50  # a lateness this long is a whole round late (forfeit)
+    # the board results a 成绩 cell may hold (levels won by NS; EW wins are negative)
+    board_score_values: list[int] | None = Field(default_factory=lambda: [-3, -2, -1, 1, 2, 3])
     clause: str | None = None
     note: str | None = None
 

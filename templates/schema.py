@@ -13,7 +13,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bianpai.engines.eligibility import EligibilityRules
 from bianpai.engines.guandan import GuandanScoring
@@ -28,12 +28,19 @@ class RoundRobinFormat(Strict):
     """单循环 (or double, ``cycles=2``) from the FIDE Berger tables."""
 
     kind: Literal["round_robin"] = "round_robin"
-    cycles: int = 1
-    max_rounds: int | None = None
-    min_boards_per_round: int | None = None
-    boards_per_round: int = 6
+    cycles: int = Field(1, ge=1, le=4)
+    max_rounds: int | None = Field(None, ge=1)
+    min_boards_per_round: int | None = Field(None, ge=1)
+    boards_per_round: int = Field(6, ge=1)
     clause: str | None = None
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _enough_boards(self):
+        if self.min_boards_per_round and self.boards_per_round < self.min_boards_per_round:
+            raise ValueError(f"每轮牌数 {self.boards_per_round} 少于规程要求的 {self.min_boards_per_round} 副 / "
+                             f"boards per round below the minimum {self.min_boards_per_round}")
+        return self
 
 
 class SwissFormat(Strict):
@@ -175,10 +182,12 @@ class TieBreakChain(Strict):
     def _known(cls, v: list[str]) -> list[str]:
         import bianpai.engines  # noqa: F401  (registers every engine's criteria)
         from bianpai.engines.standings import CRITERIA
+        by_label = {c.label_zh: c.name for c in CRITERIA.values()}
+        v = [by_label.get(c, c) for c in v]  # Chinese names (场分, 平均得分率 …) are accepted too
         unknown = [c for c in v if c not in CRITERIA]
         if unknown:
-            raise ValueError(f"未知的排名依据 unknown criteria: {', '.join(unknown)}; "
-                             f"可用 known: {', '.join(sorted(CRITERIA))}")
+            raise ValueError(f"未知的排名依据 unknown criteria: {', '.join(unknown)}; 可用 known: "
+                             + ", ".join(f"{k}（{c.label_zh}）" for k, c in sorted(CRITERIA.items())))
         if not v:
             raise ValueError("排名依据不能为空 / the chain must not be empty")
         return v

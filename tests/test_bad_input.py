@@ -57,9 +57,17 @@ def test_unknown_round(drawn):
     assert_refused(drawn, "rank", "轮成绩!B2", "轮次应为 1–3")
 
 
-def test_pairing_not_in_schedule(drawn):
+def test_swapped_seats_named(drawn):
     g, rnd, table, ns, ew = first_match(drawn)
     fill(drawn, "轮成绩", [[g, rnd, table, ew, ns, 50, 50, None, None]])
+    assert_refused(drawn, "rank", "轮成绩!D2", "填反了")
+
+
+def test_pairing_not_in_schedule(drawn):
+    rows = sheet_rows(drawn, "对阵")
+    g, rnd, table, ns, ew = rows[1][0], rows[1][1], rows[1][2], rows[1][3], rows[1][5]
+    other = next(r for r in rows[1:] if r[1] == rnd and r[3] != ns)
+    fill(drawn, "轮成绩", [[g, rnd, table, ns, other[3], 50, 50, None, None]])
     assert_refused(drawn, "rank", "轮成绩!D2", "没有")
 
 
@@ -158,3 +166,144 @@ def test_formula_like_text_stays_text(tmp_path):
     ws = openpyxl.load_workbook(wb)["抽签"]
     cells = [c for row in ws.iter_rows() for c in row if isinstance(c.value, str) and "1+1" in c.value]
     assert cells and all(c.data_type == "s" for c in cells)
+
+
+# --- found by trying to break the workbook ----------------------------------------------------
+
+def test_merged_group_cells_read_as_their_value(tmp_path):
+    import openpyxl
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    book = openpyxl.load_workbook(wb)
+    ws = book["报名"]
+    for r in (3, 4, 5):
+        ws.cell(row=r, column=1).value = None
+    ws.merge_cells("A2:A5")
+    book.save(wb)
+    assert run("draw", wb, "--seed", 1).exit_code == 0
+    assert len(sheet_rows(wb, "抽签")) == 5
+
+
+def test_libreoffice_booleans_and_cached_formulas(tmp_path):
+    import openpyxl
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    book = openpyxl.load_workbook(wb)
+    for row in book["规程"].iter_rows(min_row=2):
+        if isinstance(row[2].value, bool):
+            row[2].value = "=TRUE()" if row[2].value else "=FALSE()"
+    book.save(wb)
+    assert run("draw", wb, "--seed", 1).exit_code == 0
+
+
+def test_not_a_workbook_extension(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    csv = tmp_path / "e.csv"
+    csv.write_bytes(wb.read_bytes())
+    res = run("rank", csv)
+    assert res.exit_code == 2 and ".xlsx" in res.output
+
+
+@pytest.mark.parametrize("rnd", [0, -1, 4, 99])
+def test_rank_round_out_of_range(drawn, rnd):
+    assert_refused(drawn, "rank", "--round 应为 1–3") if False else None
+    before = digest(drawn)
+    res = run("rank", drawn, "--round", rnd)
+    assert res.exit_code == 2 and "1–3" in res.output
+    assert digest(drawn) == before
+
+
+def test_single_table_round_needs_typed_percentages(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    fill(wb, "报名", [pair_row("男子双人赛", f"甲{i}", f"乙{i}", b1=dt.date(1970, 1, i))
+                     for i in range(1, 3)])
+    assert run("draw", wb, "--seed", 1).exit_code == 0
+    rows = sheet_rows(wb, "成绩")
+    fill(wb, "成绩", [list(r[:6]) + [3, None] for r in rows[1:]])
+    assert_refused(wb, "rank", "只有一桌", "轮成绩")
+
+
+def test_typed_percentages_cross_checked(drawn):
+    g, rnd, table, ns, ew = first_match(drawn)
+    fill(drawn, "轮成绩", [[g, rnd, table, ns, ew, 60, 60, None, None]])
+    assert_refused(drawn, "rank", "轮成绩!G2", "超过 100")
+    fill(drawn, "轮成绩", [[g, rnd, table, ns, ew, 55, 45, None, None],
+                          [g, rnd, table, ns, ew, 56, 44, None, None]])
+    assert_refused(drawn, "rank", "轮成绩!F3", "重复")
+    fill(drawn, "轮成绩", [[g, rnd, table, ns, ew, 70, 30, "南北弃权", None],
+                          [None] * 9])
+    assert_refused(drawn, "rank", "轮成绩!F2", "弃权")
+
+
+def test_typed_and_board_results_for_one_table(drawn):
+    g, rnd, table, ns, ew = first_match(drawn)
+    rows = sheet_rows(drawn, "成绩")
+    fill(drawn, "成绩", [list(rows[1][:6]) + [1, None]])
+    fill(drawn, "轮成绩", [[g, rnd, table, ns, ew, 55, 45, None, None]])
+    assert_refused(drawn, "rank", "轮成绩!F2", "只保留一种")
+
+
+@pytest.mark.parametrize("score,code,needle", [(4, None, "南北得分"), (0, None, "南北得分"),
+                                               (2, "A+", "只保留一个")])
+def test_board_score_values(drawn, score, code, needle):
+    rows = sheet_rows(drawn, "成绩")
+    fill(drawn, "成绩", [list(rows[1][:6]) + [score, code]])
+    assert_refused(drawn, "rank", "成绩!", needle)
+
+
+@pytest.mark.parametrize("kind,minutes,pct,needle", [
+    ("直接", None, -10, "负数"), ("超时", 3, 50, "分钟数计算"), ("直接", None, 5000, "超过整轮")])
+def test_bad_penalties(drawn, kind, minutes, pct, needle):
+    g, rnd, table, ns, ew = first_match(drawn)
+    fill(drawn, "罚分", [[g, rnd, ns, kind, minutes, pct, None]])
+    assert_refused(drawn, "rank", "罚分!", needle)
+
+
+def test_penalty_on_a_bye_round(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    fill(wb, "报名", [pair_row("男子双人赛", f"甲{i}", f"乙{i}", b1=dt.date(1970, 1, i))
+                     for i in range(1, 6)])
+    run("draw", wb, "--seed", 1)
+    bye = next(r for r in sheet_rows(wb, "对阵")[1:] if r[5] is None)
+    fill(wb, "罚分", [[bye[0], bye[1], bye[3], "超时", 3, None, None]])
+    assert_refused(wb, "rank", "罚分!B2", "轮空")
+
+
+def test_eight_digit_dates(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    rows = [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 5)]
+    rows[0][4] = "19700501"
+    fill(wb, "报名", rows)
+    assert run("draw", wb, "--seed", 1).exit_code == 0
+
+
+def test_nonsense_settings_refused_with_cell(tmp_path):
+    import openpyxl
+    for key, value, needle in [
+            ("groups[0].stages[0].scoring.bands.bands[0].min_pct", 40, "从高到低"),
+            ("groups[0].stages[0].format.boards_per_round", 0, "greater than or equal"),
+            ("groups[0].stages[0].format.boards_per_round", 4, "少于规程要求"),
+            ("groups[0].stages[0].tie_breaks.criteria", "场分, 抽签, foo", "foo")]:
+        wb = new_event(tmp_path / f"e{abs(hash(key + str(value)))}.xlsx")
+        four_pairs(wb)
+        book = openpyxl.load_workbook(wb)
+        for row in book["规程"].iter_rows(min_row=2):
+            if row[0].value == key:
+                row[2].value = value
+                cell = f"C{row[0].row}"
+        book.save(wb)
+        assert_refused(wb, "draw", needle)
+
+
+def test_chinese_criteria_names_accepted(tmp_path):
+    import openpyxl
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    book = openpyxl.load_workbook(wb)
+    for row in book["规程"].iter_rows(min_row=2):
+        if row[0].value == "groups[0].stages[0].tie_breaks.criteria":
+            row[2].value = "场分，级差，抽签"
+    book.save(wb)
+    assert run("draw", wb, "--seed", 1).exit_code == 0
+    assert run("rank", wb).exit_code == 0
+    assert sheet_rows(wb, "排名")[0][6:9] == ("场分", "级差", "抽签")

@@ -1,6 +1,7 @@
 """The Shenzhen flow through the CLI on a generated workbook, reopened with openpyxl."""
 
 import json
+import sys
 import shutil
 import subprocess
 from decimal import Decimal
@@ -129,3 +130,107 @@ def test_demo_workbook_converts_to_pdf(tmp_path):
     subprocess.run(["soffice", "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path),
                     str(out)], check=True, capture_output=True, timeout=180)
     assert (tmp_path / "demo.pdf").stat().st_size > 10000
+
+
+def test_lots_are_stable_across_presses_and_follow_the_draw_seed(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    orders = set()
+    for _ in range(4):  # nothing entered: every place is decided by lot
+        assert run("rank", wb).exit_code == 0
+        orders.add(tuple(r[2] for r in sheet_rows(wb, "排名")[1:]))
+    assert len(orders) == 1
+    log = sheet_rows(wb, "日志")
+    assert log[-1][1] == "rank" and log[-1][3] == "5"
+    assert "尚未录入任何成绩" in log[-1][4]
+
+
+def test_name_corrections_reach_the_standings(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    fill(wb, "报名", [["男子双人赛", None, "甲一改"]], start_row=2)
+    assert run("rank", wb).exit_code == 0
+    names = [r[3] for r in sheet_rows(wb, "排名")[1:]]
+    assert "甲一改/乙1" in names and "甲1/乙1" not in names
+    assert run("draw", wb).exit_code == 0  # numbers kept, the seed stays on record
+    draw = sheet_rows(wb, "抽签")
+    assert all(r[5] == "5" for r in draw[1:]) and any(r[2] == "甲一改/乙1" for r in draw[1:])
+
+
+def test_undo_refuses_to_drop_typing_unless_forced(tmp_path):
+    from bianpai.workbooks.backups import backup_dir
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    rows = sheet_rows(wb, "成绩")
+    fill(wb, "成绩", [list(rows[1][:6]) + [2, None]])
+    typed = sheet_rows(wb, "成绩")
+    res = run("undo", wb)
+    assert res.exit_code == 2 and "--force" in res.output
+    assert sheet_rows(wb, "成绩") == typed
+    assert run("undo", wb, "--force").exit_code == 0
+    kept = list((backup_dir(wb) / "undone").iterdir())
+    assert kept and openpyxl.load_workbook(kept[0])["成绩"]["G2"].value == 2
+
+
+def test_two_commands_at_once_cannot_lose_a_write(tmp_path):
+    from bianpai.addin import commands
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    import multiprocessing as mp
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    first = OpenpyxlPort(wb, command="draw")  # holds the workbook, as a running command does
+    code = ("from bianpai.addin.cli import app; import sys; sys.argv=['bianpai','check',%r]; "
+            "app()" % str(wb))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 2 and "另一个 bianpai 命令" in out.stderr + out.stdout
+    commands.draw(first, seed=1)  # the first command still completes and releases
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+
+
+def test_typed_placings_are_checked(tmp_path):
+    import datetime as dt
+    wb = new_event(tmp_path / "o.xlsx", "otog-mind-games-2024")
+    group = "围棋成年组"
+    fill(wb, "报名", [[group, None, None, f"棋手{i}", "男", dt.date(1980, 1, 1), None, "单位", "队员", None]
+                     for i in range(1, 7)])
+    fill(wb, "名次录入", [[group, 1, "棋手1", None, None, None], [group, 2, "棋手1", None, None, None],
+                         [group, 3, "路人甲", None, None, None]])
+    res = run("awards", wb)
+    assert res.exit_code == 2
+    out = " ".join(res.output.split())
+    assert "名次录入!C3" in out and "出现两次" in out
+    assert "名次录入!C4" in out and "不在" in out
+
+
+def test_two_rounds_late_disqualifies(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    sched = sheet_rows(wb, "对阵")
+    rows = [[r[0], r[1], r[2], r[3], r[5], 50, 50, None, None] for r in sched[1:] if r[1] == 1]
+    fill(wb, "轮成绩", rows)
+    fill(wb, "罚分", [["男子双人赛", 2, 3, "迟到两轮", None, None, None]])
+    res = run("rank", wb, "--json")
+    assert res.exit_code == 0, res.output
+    men = json.loads(res.stdout)["男子双人赛"]
+    assert men[-1]["number"] == 3 and men[-1]["rank"] is None
+    assert "取消比赛资格" in men[-1]["explanation"]
+    assert [m["rank"] for m in men[:3]] == [1, 2, 3]
+    rr = [r for r in sheet_rows(wb, "成绩汇总")[1:] if r[1] == 3 and r[3] >= 2]
+    assert all(r[10] == "弃权" for r in rr)
+    # and no award for the disqualified pair
+    assert run("awards", wb).exit_code == 0
+    assert all(r[2] != men[-1]["name"] for r in sheet_rows(wb, "奖励")[1:])
+
+
+def test_lateness_of_a_whole_round_is_a_forfeit_kind(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    fill(wb, "罚分", [["男子双人赛", 1, 3, "迟到", 200, None, None]])
+    res = run("rank", wb)
+    assert res.exit_code == 2 and "迟到一轮" in res.output

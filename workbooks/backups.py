@@ -39,18 +39,50 @@ def push(path: Path, command: str) -> Path:
     return dest
 
 
-def undo(path: Path) -> Path:
+def _digest(path: Path) -> str:
+    import hashlib
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def mark_written(path: Path) -> None:
+    """Remember the fingerprint of the file bianpai just wrote (to notice later typing)."""
+    d = backup_dir(Path(path))
+    d.mkdir(exist_ok=True)
+    (d / "last-written.sha256").write_text(_digest(path))
+
+
+def changed_since_written(path: Path) -> bool:
+    """True when ``path`` differs from what bianpai last wrote (the user typed or saved since)."""
+    mark = backup_dir(Path(path)) / "last-written.sha256"
+    return mark.exists() and mark.read_text().strip() != _digest(path)
+
+
+def undo(path: Path, *, force: bool = False) -> Path:
     """Restore the newest backup over ``path`` (atomic rename) and drop it from the stack.
 
+    The current file is first kept in ``undone/`` beside the backups, so nothing is ever lost.
+    When the user has typed into the workbook since bianpai last wrote it, undo would throw that
+    typing away: it refuses unless ``force`` (the current file is kept in ``undone/`` anyway).
     Returns the backup that was restored. Raises ``BianpaiError`` when there is nothing to undo.
     """
     path = Path(path)
     items = stack(path)
     if not items:
         raise BianpaiError(f"{path.name} 没有可撤销的操作", f"nothing to undo for {path.name}")
+    if not force and changed_since_written(path):
+        raise BianpaiError(
+            f"{path.name} 在上次操作之后有改动（例如新录入的成绩）；撤销会丢弃这些改动。"
+            f"如确需撤销请加 --force（当前文件会另存在 {backup_dir(path).name}/undone/）",
+            f"{path.name} was changed after the last command (e.g. results typed); undo would "
+            f"discard that. Use --force to undo anyway (the current file is kept in undone/)")
     last = items[-1]
+    undone = backup_dir(path) / "undone"
+    undone.mkdir(exist_ok=True)
+    n = len(list(undone.iterdir())) + 1
+    shutil.copy2(path, undone / f"{n:04d}-before-undo{path.suffix}")
     tmp = path.parent / f".{path.name}.undo"
     shutil.copy2(last, tmp)
     os.replace(tmp, path)
     last.unlink()
+    mark_written(path)
     return last

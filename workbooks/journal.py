@@ -251,6 +251,12 @@ class JournalPort:
         self.saved = True
 
     # -- for callers ---------------------------------------------------------------------------
+    def __getattr__(self, attr: str):
+        # anything beyond the protocol (e.g. an adapter's close/lock) is the inner port's
+        if attr.startswith("_") or attr == "inner":
+            raise AttributeError(attr)
+        return getattr(self.inner, attr)
+
     @property
     def touched(self) -> list[str]:
         """Sheets written by the command so far (in order of first write)."""

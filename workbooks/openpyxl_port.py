@@ -61,6 +61,7 @@ class OpenpyxlPort:
         self.out = Path(out) if out else self.path
         self.command = command
         self.messages: list[str] = []
+        self._lock = FileLock(self.out)
         if create:
             self.wb = openpyxl.Workbook()
             self.wb.remove(self.wb.active)
@@ -68,8 +69,20 @@ class OpenpyxlPort:
         else:
             if not self.path.exists():
                 raise InputError(f"找不到工作簿 {self.path}", f"workbook not found: {self.path}")
+            if self.path.suffix.lower() not in (".xlsx", ".xlsm"):
+                raise InputError(f"{self.path.name} 不是 .xlsx/.xlsm 工作簿；请在 Excel/WPS 中另存为 .xlsx",
+                                 f"{self.path.name} is not an .xlsx/.xlsm workbook; save it as .xlsx")
             self._dropped = dropped_parts(self.path)
-            self.wb = openpyxl.load_workbook(self.path, keep_vba=self.path.suffix.lower() == ".xlsm")
+            self._lock.acquire()
+            try:
+                self.wb = openpyxl.load_workbook(self.path,
+                                                 keep_vba=self.path.suffix.lower() == ".xlsm")
+            except Exception as exc:  # openpyxl raises many kinds on a damaged file
+                self._lock.release()
+                raise InputError(f"无法打开 {self.path.name}：文件已损坏或不是 Excel 工作簿（{exc}）",
+                                 f"cannot open {self.path.name}: damaged or not a workbook ({exc})"
+                                 ) from exc
+        self._values_wb = None  # a data_only copy, loaded when a formula cell is read
         self._appends: dict[str, int] = {}
 
     # --- reading -----------------------------------------------------------------------------
@@ -85,12 +98,40 @@ class OpenpyxlPort:
             raise InputError(f"工作簿中没有“{sheet}”工作表", f"the workbook has no sheet {sheet!r}",
                              sheet=sheet)
         ws = self.wb[sheet]
-        rows = [list(r) for r in ws.iter_rows(values_only=True)]
+        rows = [[self._value(c) for c in r] for r in ws.iter_rows()]
+        # a merged range (e.g. 组别 merged down a roster) reads as its top-left value everywhere
+        for rng in ws.merged_cells.ranges:
+            top = rows[rng.min_row - 1][rng.min_col - 1] if rng.min_row <= len(rows) else None
+            for r in range(rng.min_row, min(rng.max_row, len(rows)) + 1):
+                for c in range(rng.min_col, rng.max_col + 1):
+                    if c - 1 < len(rows[r - 1]):
+                        rows[r - 1][c - 1] = top
         while rows and all(v is None or v == "" for v in rows[-1]):
             rows.pop()
         width = max((max((i + 1 for i, v in enumerate(r) if v not in (None, "")), default=0)
                      for r in rows), default=0)
         return [r[:width] + [None] * (width - len(r[:width])) for r in rows]
+
+    def _value(self, cell):
+        """A cell's value; for a formula cell its cached result (Excel/WPS/LibreOffice save one).
+        LibreOffice writes booleans as ``=TRUE()``/``=FALSE()``; those read as True/False."""
+        v = cell.value
+        if cell.data_type != "f" or not isinstance(v, str):
+            return v
+        text = v.replace(" ", "").upper()
+        if text in ("=TRUE()", "=TRUE"):
+            return True
+        if text in ("=FALSE()", "=FALSE"):
+            return False
+        if self._values_wb is None:
+            self._values_wb = openpyxl.load_workbook(self.path, data_only=True)
+        cached = self._values_wb[cell.parent.title][cell.coordinate].value
+        if cached is None:
+            raise InputError(
+                f"单元格含公式 {v} 但没有计算结果；请在 Excel/WPS 中打开并保存一次，或改为直接填写数值",
+                f"the cell holds formula {v} with no cached result; open and save it in Excel/WPS, "
+                f"or type the value", sheet=cell.parent.title, cell=cell.coordinate)
+        return cached
 
     # --- writing -----------------------------------------------------------------------------
     def write_sheet(self, sheet: str, values: Grid, fmt: SheetFormat | None = None, *,
@@ -135,9 +176,14 @@ class OpenpyxlPort:
                 f"{self.path.name} holds parts openpyxl would drop ({', '.join(self._dropped[:3])}…); "
                 f"refusing to overwrite it in place; write with --out, e.g. "
                 f"{self.path.stem}-bianpai{self.path.suffix}")
+        if self.out.exists() and not os.access(self.out, os.W_OK) or (
+                self.out.exists() and not (self.out.stat().st_mode & 0o222)):
+            raise BianpaiError(f"{self.out.name} 是只读文件，未写入；请取消只读或用 --out 另存",
+                               f"{self.out.name} is read-only; nothing written (use --out)")
         if not self.wb.sheetnames:
             self.wb.create_sheet("Sheet1")
         self.out.parent.mkdir(parents=True, exist_ok=True)
+        self._lock.acquire()
         fd, tmp = tempfile.mkstemp(prefix=f".{self.out.stem}.", suffix=self.out.suffix,
                                    dir=self.out.parent)
         os.close(fd)
@@ -152,9 +198,70 @@ class OpenpyxlPort:
                 mode = 0o666 & ~umask
             os.chmod(tmp, mode)
             os.replace(tmp, self.out)
+            backups.mark_written(self.out)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+            self._lock.release()
+
+    def close(self) -> None:
+        """Release the workbook without saving (commands that refuse call this)."""
+        self._lock.release()
+
+    def __del__(self):
+        try:
+            self._lock.release()
+        except Exception:
+            pass
+
+
+class FileLock:
+    """An exclusive advisory lock on ``.<workbook>.bianpai.lock`` held from reading a workbook
+    until it is saved, so two commands (processes) on one file cannot lose each other's writes.
+    Within one process the lock is shared (counted), so nested ports of one command never
+    block each other."""
+
+    _held: dict[str, list] = {}  # lock path -> [file handle, count]
+
+    def __init__(self, path: Path):
+        self.path = path.parent / f".{path.name}.bianpai.lock"
+        self.key = str(self.path.resolve()) if self.path.parent.exists() else str(self.path)
+        self.mine = False
+
+    def acquire(self) -> None:
+        if self.mine:
+            return
+        try:
+            import fcntl
+        except ImportError:  # Windows: the desktop front runs inside Excel, one command at a time
+            return
+        held = self._held.get(self.key)
+        if held is not None:
+            held[1] += 1
+            self.mine = True
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(self.path, "a+")
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            raise BianpaiError("另一个 bianpai 命令正在处理此工作簿，请稍后再试",
+                               "another bianpai command is working on this workbook; try again")
+        self._held[self.key] = [fh, 1]
+        self.mine = True
+
+    def release(self) -> None:
+        if not self.mine:
+            return
+        self.mine = False
+        held = self._held.get(self.key)
+        if held is None:
+            return
+        held[1] -= 1
+        if held[1] <= 0:
+            held[0].close()
+            del self._held[self.key]
 
 
 def _set(cell, v: Any) -> None:

@@ -98,6 +98,8 @@ def settings_rows(reg: Regulation) -> list[list[Any]]:
     data = reg.model_dump(mode="json")
     rows: list[list[Any]] = [SETTINGS.headers("zh")]
     rows.append(["preset", "规程预设", reg.id, "", "本工作簿所依据的规程预设；其余各行覆盖预设中的同名设置"])
+    rows.append(["language", "语言 (zh/en)", reg.language, "",
+                 "工作表与列名的语言 / language of sheet and column names"])
 
     def walk(node, path, clause, note_done):
         if isinstance(node, dict) and path and path[-1] in MAPPING_FIELDS:
@@ -120,7 +122,7 @@ def settings_rows(reg: Regulation) -> list[list[Any]]:
             rows.append([_path_text(path), _label(path, data), _cell(node), clause or "", ""])
 
     for k, v in data.items():
-        if k in SKIP or k in ("id", "title_en"):
+        if k in SKIP or k in ("id", "title_en", "language"):
             continue
         walk(v, [k], None, None)
     for n in reg.notes:
@@ -148,6 +150,12 @@ def _value(raw: Any, old: Any) -> Any:
         if raw is None:
             return []
         return [s.strip() for s in str(raw).replace("，", ",").split(",") if s.strip()]
+    if isinstance(old, bool) and isinstance(raw, str):
+        t = raw.strip().lower()
+        if t in ("是", "对", "真", "yes", "y", "true", "1", "√", "✓"):
+            return True
+        if t in ("否", "不", "假", "no", "n", "false", "0", "×", "✗"):
+            return False
     if isinstance(raw, str) and not isinstance(old, str):
         try:
             return yaml.safe_load(raw)

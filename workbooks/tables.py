@@ -106,6 +106,13 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
     return df
 
 
+def records(df: pd.DataFrame):
+    """``(index, dict)`` per row with missing values as ``None`` (pandas turns ``None`` into
+    ``NaN`` in ``iterrows`` and in new object columns; commands compare with ``None``)."""
+    for idx, rec in df.to_dict("index").items():
+        yield idx, {k: (None if isinstance(v, float) and v != v else v) for k, v in rec.items()}
+
+
 def cell_of(df: pd.DataFrame, row: int, key: str) -> str:
     """A1 address of column ``key`` in Excel row ``row`` of a frame from :func:`read_table`."""
     return f"{df.attrs.get('columns', {}).get(key, '?')}{row}"
@@ -135,7 +142,10 @@ def coerce(v: Any, kind: str, *, choices: list[str] | None = None):
             return v.date()
         if isinstance(v, dt.date):
             return v
-        m = DATE_TEXT.match(unicodedata.normalize("NFKC", str(v)))
+        text = unicodedata.normalize("NFKC", str(v)).strip()
+        if re.fullmatch(r"(19|20)\d{6}", text):  # 19700501
+            text = f"{text[:4]}-{text[4:6]}-{text[6:]}"
+        m = DATE_TEXT.match(text)
         if m:
             try:
                 return dt.date(int(m[1]), int(m[2]), int(m[3]))
