@@ -16,6 +16,7 @@ Pure reading: nothing is written here.
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pandas as pd
 
@@ -29,6 +30,8 @@ __all__ = ["team_persons", "team_eligibility_findings"]
 DETAIL_FIELDS = ("gender", "birth_date", "id_number")
 #: Findings kept for a 领队/教练 row: only what is wrong with the details typed for them.
 STAFF_CODES = {"bad_date", "bad_gender", "id_checksum", "id_birth_mismatch", "id_gender_mismatch"}
+#: Findings about a person entered twice: named at the person's name in 报名.
+PERSON_CODES = {"multiple_teams", "multiple_events", "multiple_units", "duplicate_name_birth"}
 FIELD_ZH = {"gender": "性别", "birth_date": "出生日期", "id_number": "身份证号", "name": "姓名"}
 
 
@@ -36,6 +39,19 @@ def _text(v) -> str:
     if v is None or (isinstance(v, float) and v != v):
         return ""
     return str(v).strip()
+
+
+_LABEL = re.compile(r"(?:第 |row )?(\d+):(p(\d)|c)(?: 行)?")
+
+
+def _labels(text: str, lang: str) -> str:
+    """Person labels in engine messages (``2:p1``, ``5:c``) as roster places."""
+    def sub(m):
+        row, who, i = m.group(1), m.group(2), m.group(3)
+        if lang == "zh":
+            return f"报名第{row}行" + (f"队员{i}" if i else "领队")
+        return f"roster row {row} " + (f"player {i}" if i else "captain")
+    return _LABEL.sub(sub, text)
 
 
 def team_persons(ev) -> tuple[pd.DataFrame, dict, list[tuple[str, InputError]]]:
@@ -126,13 +142,10 @@ def team_eligibility_findings(ev) -> list[tuple[str, InputError]]:
     seen = set()
     for f in found.itertuples(index=False):
         row = None if f.row is None or (isinstance(f.row, float) and f.row != f.row) else f.row
-        key = (row, f.field, f.code, f.message_zh)
-        if key in seen:
-            continue
-        seen.add(key)
-        sheet, cell = where.get((row, f.field), (ev.roster.attrs.get("sheet", T.TEAM_ROSTER.zh),
-                                                  None))
-        zh, en = f.message_zh, f.message_en
+        field_ = "name" if f.code in PERSON_CODES else f.field
+        sheet, cell = where.get((row, field_), (ev.roster.attrs.get("sheet", T.TEAM_ROSTER.zh),
+                                                 None))
+        zh, en = _labels(f.message_zh, "zh"), _labels(f.message_en, "en")
         if row is not None and people.at[row, "role"] == "领队" and f.code not in STAFF_CODES:
             continue  # 领队/教练: counted for unit limits, not checked as a player
         if row is not None:
@@ -148,5 +161,9 @@ def team_eligibility_findings(ev) -> list[tuple[str, InputError]]:
             elif f.code not in ("team_too_small", "team_too_large", "unit_too_many_teams",
                                 "unit_too_many_players", "unit_too_many_people"):
                 zh, en = f"{who_zh}：{zh}", f"{who_en}: {en}"
+        key = (f.severity, sheet, cell, zh)
+        if key in seen:  # e.g. a blank birth date is reported by two engine rules
+            continue
+        seen.add(key)
         out.append((f.severity, InputError(zh, en, sheet=sheet, cell=cell)))
     return out

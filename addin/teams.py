@@ -736,6 +736,23 @@ def _ko_round_decided(ko: pd.DataFrame, ko_round: int) -> tuple[bool, list[str]]
     return not pending, pending
 
 
+def _ko_tied(ko: pd.DataFrame) -> list[str]:
+    """Knockout matches with a result but no winner: tied on IMPs, waiting for extra boards."""
+    return [r["match"] for r in ko.to_dict("records")
+            if pd.isna(r["winner"]) and not pd.isna(r["home_imps"])]
+
+
+def _tie_hint(ko: pd.DataFrame) -> tuple[str, str]:
+    """How to enter the extra boards of tied knockout matches ('' when none is tied)."""
+    tied = _ko_tied(ko)
+    if not tied:
+        return "", ""
+    return (f"；其中 {'、'.join(tied)} IMP相同，须按规程加赛：在“成绩”表另起一行，"
+            f"场次填“{tied[0]}加赛”，录入加赛双方IMP",
+            f"; {', '.join(tied)} tied on IMPs: add a Results row with match "
+            f"'{tied[0]}加赛' and the extra boards' IMPs")
+
+
 def _resolve_joiners(ev: TeamEvent, stage: Stage, rnd: int, seed: int,
                      errs: list[InputError]) -> list[dict]:
     """Entries (带分 rows) of the rules of ``stage`` that join at ``rnd`` and are not in yet."""
@@ -758,11 +775,13 @@ def _resolve_joiners(ev: TeamEvent, stage: Stage, rnd: int, seed: int,
             ko = ev.knockout(src)
             ok, pending = _ko_round_decided(ko, KO_ROUND[rule.losers_of])
             if not ok:
+                hint_zh, hint_en = _tie_hint(ko)
                 errs.append(InputError(
                     f"{ev.stage_name(stage)}第{rnd}轮需要{ev.stage_name(src)}{rule.losers_of}负队加入，"
-                    f"但以下场次尚无结果：{'、'.join(pending)}",
+                    f"但以下场次尚无结果：{'、'.join(pending)}{hint_zh}",
                     f"round {rnd} of {stage.name_en or stage.id} needs the {rule.losers_of} losers; "
-                    f"no result yet for {', '.join(pending)}", sheet=ev.sheet(T.TEAM_RESULTS)))
+                    f"no result yet for {', '.join(pending)}{hint_en}",
+                    sheet=ev.sheet(T.TEAM_RESULTS)))
                 continue
             teams = [int(r["loser"]) for r in ko.to_dict("records")
                      if r["match"].startswith(rule.losers_of) and r["match"] != "3RD"]
@@ -848,6 +867,7 @@ def team_draw(port: WorkbookPort, *, seed: int | None = None,
     new_entries: list[dict] = []
     draw_rows = None
     done_msgs = []
+    notes: list[str] = []
     first = ev.group.stages[0]
     if not ev.drawn:
         draw_rows, _used = _number_teams(ev, seed)
@@ -867,6 +887,10 @@ def team_draw(port: WorkbookPort, *, seed: int | None = None,
                     rows = _ko_rows(ev, stage, k + 1)
                     new_rows += rows
                     done_msgs.append(f"{ev.stage_name(stage)}{'、'.join(r['match'] for r in rows)}")
+                tied = _ko_tied(ko)
+                if tied:
+                    notes.append(f"{ev.stage_name(stage)}{'、'.join(tied)} IMP相同，待录入加赛成绩"
+                                 f"（成绩表另起一行，场次填“{tied[0]}加赛”）")
                 continue
             r = ev.rounds_drawn(stage)
             if r >= ev.total_rounds(stage):
@@ -900,21 +924,18 @@ def team_draw(port: WorkbookPort, *, seed: int | None = None,
             recs = [r for r in ko.to_dict("records") if pd.isna(r["winner"])
                     and not pd.isna(r["home"]) and not pd.isna(r["away"])]
             pending = [r["match"] for r in recs]
-            tied = [r["match"] for r in recs if not pd.isna(r["home_imps"])]
-            hint_zh = hint_en = ""
-            if tied:
-                hint_zh = (f"；其中 {'、'.join(tied)} IMP相同，须按规程加赛：在“成绩”表另起一行，"
-                           f"场次填“{tied[0]}加赛”，录入加赛双方IMP")
-                hint_en = (f"; {', '.join(tied)} tied on IMPs: add a Results row with match "
-                           f"'{tied[0]}加赛' and the extra boards' IMPs")
+            hint_zh, hint_en = _tie_hint(ko)
             raise InputErrors([InputError(
                 f"淘汰赛以下场次尚无结果，无法编排下一轮：{'、'.join(pending)}{hint_zh}",
                 f"knockout matches without a result: {', '.join(pending)}{hint_en}",
                 sheet=ev.sheet(T.TEAM_RESULTS))])
         raise RuleError("所有阶段的各轮均已编排；请运行“排名”", "every round is drawn; run rank")
     _write_draw_outputs(ev, draw_rows, new_rows, new_entries)
-    result = c.CommandResult("draw", f"编排完成：{'；'.join(done_msgs)}（{len(new_rows)} 桌次）",
-                             f"drawn: {len(new_rows)} tables", seed=seed)
+    result = c.CommandResult("draw", f"编排完成：{'；'.join(done_msgs)}（{len(new_rows)} 桌次）"
+                             + "".join(f"；{n}" for n in notes),
+                             f"drawn: {len(new_rows)} tables"
+                             + ("; knockout tie(s) wait for extra boards" if notes else ""),
+                             seed=seed)
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}（" + \
             "；".join(f"{e.where} {e.zh}" for e in warnings) + "）"

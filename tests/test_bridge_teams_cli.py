@@ -332,6 +332,10 @@ def test_demo_runs_every_stage(tmp_path, preset):
     assert "最终排名" in out
     final = sheet_rows(tmp_path / "demo.xlsx", "总排名")
     assert [r["名次"] for r in final] == list(range(1, 21))
+    # the demo ends with the awards, printed and written
+    assert "奖励分配" in out and ("优胜奖" in out if preset == FUJIAN else "¥2,000.00" in out)
+    awards = sheet_rows(tmp_path / "demo.xlsx", "奖励")
+    assert awards[0]["姓名/队名"] == final[0]["队名"]
 
 
 def test_odd_field_bye_gets_the_bye_vp(tmp_path):
