@@ -30,11 +30,9 @@ def quiet_demo(preset, path, n):
 
 # ------------------------------------------------------------------------------ awards
 
-@pytest.mark.parametrize("n", [20, 13])
-def test_fujian_awards_60_percent_of_entered_teams(tmp_path, n):
-    wb = tmp_path / "fj.xlsx"
-    data = quiet_demo(FUJIAN, wb, n)
+def check_fujian_awards(wb: Path, n: int) -> None:
     final = sheet_rows(wb, "总排名")
+    assert [r["名次"] for r in final] == list(range(1, n + 1))
     rows = [r for r in sheet_rows(wb, "奖励") if r["组别"] != "合计"]
     assert [r["姓名/队名"] for r in rows] == [r["队名"] for r in final]
     winners = [r for r in rows if r["奖项"] == "优胜奖"]
@@ -43,18 +41,13 @@ def test_fujian_awards_60_percent_of_entered_teams(tmp_path, n):
     assert len(rows) == n and {r["组别"] for r in rows} == {"桥牌队式团体赛"}
     assert [r["单位"] for r in rows] == [r["地市/单位"] for r in final]
     assert all(r["税前"] is None for r in rows)  # no prize money in the Fujian 规程
-    assert len(data["奖励"]) == n
-    book = openpyxl.load_workbook(wb)
-    assert {"奖励", "领奖签收表", "证书"} <= set(book.sheetnames)
-    log = sheet_rows(wb, "日志")
-    assert log[-1]["命令"] == "awards"
+    assert {"奖励", "领奖签收表", "证书"} <= set(openpyxl.load_workbook(wb).sheetnames)
+    assert sheet_rows(wb, "日志")[-1]["命令"] == "awards"
 
 
-@pytest.mark.parametrize("n,places", [(20, 6), (12, 3)])
-def test_otog_awards_places_by_entries_and_money(tmp_path, n, places):
-    wb = tmp_path / "otog.xlsx"
-    quiet_demo(OTOG, wb, n)
+def check_otog_awards(wb: Path, n: int, places: int) -> None:
     final = sheet_rows(wb, "总排名")
+    assert [r["名次"] for r in final] == list(range(1, n + 1))
     rows = sheet_rows(wb, "奖励")
     paid = [r for r in rows if r["组别"] != "合计" and r["实发"]]
     assert len(paid) == places  # 九（三）2: ≥ 20 teams → 6 places, ≥ 10 → 3
@@ -71,6 +64,32 @@ def test_otog_awards_places_by_entries_and_money(tmp_path, n, places):
     certs = sheet_rows(wb, "证书")
     assert [r["姓名/队名"] for r in certs if "证书" in (r["证书/奖杯"] or "")] == \
         [r["队名"] for r in final[:3]]
+
+
+@pytest.mark.parametrize("preset", [FUJIAN, OTOG])
+def test_demo_runs_every_stage_and_ends_with_the_awards(tmp_path, preset):
+    wb = tmp_path / "demo.xlsx"
+    _code, out = cli("demo", preset, "-o", wb, "--seed", 5)
+    assert "最终排名" in out and "奖励分配" in out
+    if preset == FUJIAN:
+        assert "优胜奖" in out and "优秀奖" in out
+        check_fujian_awards(wb, 20)
+    else:
+        assert "¥2,000.00" in out and "¥600.00" in out
+        check_otog_awards(wb, 20, 6)
+
+
+def test_fujian_awards_60_percent_of_13_teams(tmp_path):
+    wb = tmp_path / "fj.xlsx"
+    data = quiet_demo(FUJIAN, wb, 13)
+    check_fujian_awards(wb, 13)
+    assert len(data["奖励"]) == 13
+
+
+def test_otog_awards_places_by_entries_12_teams(tmp_path):
+    wb = tmp_path / "otog.xlsx"
+    quiet_demo(OTOG, wb, 12)
+    check_otog_awards(wb, 12, 3)
 
 
 def test_awards_refused_before_the_event_is_over(tmp_path):
