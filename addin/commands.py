@@ -304,7 +304,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     """
     from bianpai.addin import teams
     if teams.is_team_workbook(port):
-        return teams.team_draw(port, seed=seed)
+        return teams.team_draw(port, seed=seed, accept_warnings=accept_warnings)
     ev = load_event(port)
     errs = ev.errors + roster_findings(ev)
     found = eligibility_findings(ev)
@@ -789,7 +789,7 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     is ranked per stage (:func:`bianpai.addin.teams.team_rank`)."""
     from bianpai.addin import teams
     if teams.is_team_workbook(port):
-        return teams.team_rank(port, seed=seed)
+        return teams.team_rank(port, seed=seed, upto_round=upto_round)
     ev = load_event(port)
     groups = collect_results(port, ev, upto_round=upto_round)
     lang = ev.lang
@@ -965,8 +965,10 @@ def awards(port: WorkbookPort) -> CommandResult:
     block (:func:`bianpai.engines.prizes.allocate`) and write 奖励 (flat, for mail merge, with
     totals), 领奖签收表 (amounts in 大写 and a signature column) and 证书. Money in yuan
     (Decimal, shown ¥ with 2 decimals). Raises ``InputErrors`` for a missing ranking."""
-    from bianpai.engines.prizes import allocate, yuan_capital
-
+    from bianpai.addin import teams
+    if teams.is_team_workbook(port):
+        from bianpai.addin.team_awards import team_awards
+        return team_awards(port)
     ev = load_event(port)
     lang = ev.lang
     if ev.reg.awards is None:
@@ -975,7 +977,17 @@ def awards(port: WorkbookPort) -> CommandResult:
     standings = final_standings(port, ev)
     entries = entries_per_group(ev)
     entries = {g: (n or int((standings["group"] == g).sum())) for g, n in entries.items()}
-    alloc = allocate(standings, ev.reg.awards, entries)
+    return write_awards(port, ev.reg, standings, entries, lang)
+
+
+def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
+                 entries: dict[str, int], lang: str, *, args: dict | None = None) -> CommandResult:
+    """Allocate (:func:`bianpai.engines.prizes.allocate`) from a final ``standings`` frame
+    (columns ``group, place, entrant_id, name, unit``) with ``entries`` per group, write 奖励,
+    领奖签收表 and 证书, log and save. Shared by the pairs/individual and the team flows."""
+    from bianpai.engines.prizes import allocate, yuan_capital
+
+    alloc = allocate(standings, reg.awards, entries)
     t = alloc.table
     award_rows, receipt_rows, cert_rows = [], [], []
     for rec in t.to_dict("records"):
@@ -1014,4 +1026,4 @@ def awards(port: WorkbookPort) -> CommandResult:
         data={"awards": [{k: _json(v) if not isinstance(v, (bool, type(None))) else v
                           for k, v in r.items()} for r in t.to_dict("records")],
               "log": alloc.log, "cancelled": alloc.cancelled})
-    return finish(port, result, {}, lang)
+    return finish(port, result, args or {}, lang)

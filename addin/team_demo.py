@@ -5,13 +5,16 @@ Creates the workbook, fills the roster (Fujian: the 9 设区市 and 省直老体
 so round 1 pairs same-unit teams first), draws team numbers and every round, fills every board
 from a seeded simulation (open- and closed-room North-South scores, multiples of 10), advances
 from stage 1 to stage 2 (knockout + consolation Swiss, or final round robin + consolation),
-ranks, and prints the final ranking and the carry-over of the teams joining late.
+ranks, allocates the awards (奖励, 领奖签收表, 证书) and prints the final ranking, the carry-over
+of the teams joining late and the awards.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import random
+from decimal import Decimal
 from pathlib import Path
 
 from rich.console import Console
@@ -45,13 +48,37 @@ def team_roster(preset: str, seed: int, n: int = 20) -> list[list]:
             if len(rows) == n:
                 break
             players = []
-            for _ in range(rng.choice([4, 4, 5, 6])):
+            # Fujian 总规程六（二）3（1）: 8 bridge players a unit, so two teams have 4 each
+            size = 4 if units is FUJIAN_UNITS and count > 1 else rng.choice([4, 4, 5, 6])
+            for _ in range(size):
                 k += 1
                 players.append(f"队员{k:03d}")
             players += [None] * (6 - len(players))
             rows.append([None, f"{unit}{ORDINAL[i]}队" if count > 1 else f"{unit}队", unit,
                          *players, f"领队{len(rows) + 1:02d}", None])
     return rows
+
+
+def player_rows(preset: str, roster: list[list], seed: int) -> list[list]:
+    """队员 rows (columns of :data:`bianpai.workbooks.team_layouts.TEAM_PLAYERS`) for every
+    player and captain of ``roster`` rows: gender and a birth date inside the regulation's age
+    rules at its event date (Fujian 七（一）: men 58–72, women 53–72; Otog 六（二）: 18 to under
+    65)."""
+    rng = random.Random(seed + 7)
+    fujian = preset.startswith("fujian")
+    out = []
+    for row in roster:
+        team = row[1]
+        names = [v for v in row[3:10] if v]  # 队员1–6 and 领队/教练
+        for name in names:
+            gender = rng.choice(["男", "女"])
+            if fujian:
+                year = rng.randint(1953, 1965) if gender == "男" else rng.randint(1953, 1970)
+            else:
+                year = rng.randint(1961, 2004)
+            out.append([team, name, gender, dt.date(year, rng.randint(1, 12), rng.randint(1, 28)),
+                        None, None])
+    return out
 
 
 def simulate_board(rng: random.Random, home: float, away: float) -> tuple[int, int]:
@@ -95,7 +122,8 @@ def fill_boards(out: Path, rng: random.Random, strength: dict[int, float]) -> in
 
 def run_team_demo(preset: str, out: Path, *, seed: int = 2024, n_teams: int = 20,
                   console: Console | None = None) -> dict:
-    """Run a team event end to end; returns the data of the final ``rank`` command."""
+    """Run a team event end to end; returns the data of the final ``rank`` command plus
+    ``奖励`` (the awards rows)."""
     from bianpai.addin import commands
     console = console or Console()
     reg = load_preset(preset)
@@ -108,10 +136,17 @@ def run_team_demo(preset: str, out: Path, *, seed: int = 2024, n_teams: int = 20
     port = OpenpyxlPort(out, command="demo-roster")
     roster = team_roster(preset, seed, n_teams)
     port.append_rows(find_sheet(port, T.TEAM_ROSTER), roster, start_row=2)
+    people = player_rows(preset, roster, seed)
+    port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
     port.save()
-    console.print(f"[green]✓[/] 报名：{len(roster)} 队")
+    console.print(f"[green]✓[/] 报名：{len(roster)} 队，队员表 {len(people)} 人")
     res = commands.check(OpenpyxlPort(out, command="check"))
     console.print(f"[green]✓[/] {res.summary_zh}")
+    for f in res.findings:
+        console.print(f"  [yellow]{f['severity']} {f['where']}[/] {f['zh']}")
+    # the 资格审查 accepts the warnings (e.g. 省直老体协's extra teams, 总规程六（二）3（2）)
+    accept = "资格审查委员会已核准（演示）" if any(
+        f["severity"] == "warning" for f in res.findings) else None
     rng = random.Random(seed + 1)
     strength = {t: rng.gauss(0, 0.5) for t in range(1, n_teams + 1)}
     step = 0
@@ -126,7 +161,8 @@ def run_team_demo(preset: str, out: Path, *, seed: int = 2024, n_teams: int = 20
             console.print(f"[green]✓[/] {r.summary_zh}")
         elif not ev.started(stages[0]) or not any(
                 ev.missing(s, ev.rounds_drawn(s)) for s in stages if ev.started(s)):
-            r = teams.team_draw(OpenpyxlPort(out, command="draw"), seed=seed + step)
+            r = teams.team_draw(OpenpyxlPort(out, command="draw"), seed=seed + step,
+                                accept_warnings=accept)
             console.print(f"[green]✓[/] {r.summary_zh}")
         n = fill_boards(out, rng, strength)
         if n:
@@ -137,8 +173,11 @@ def run_team_demo(preset: str, out: Path, *, seed: int = 2024, n_teams: int = 20
     res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
     console.print(f"[green]✓[/] {res.summary_zh}")
     _print(console, out, res.data, reg)
+    aw = commands.awards(OpenpyxlPort(out, command="awards"))
+    console.print(f"[green]✓[/] {aw.summary_zh}")
+    _print_awards(console, aw.data, reg)
     console.print(f"[bold]已保存[/] {out.resolve()}")
-    return res.data
+    return {**res.data, "奖励": aw.data["awards"]}
 
 
 def _print(console: Console, out: Path, data: dict, reg) -> None:
@@ -161,4 +200,18 @@ def _print(console: Console, out: Path, data: dict, reg) -> None:
         t.add_column(c)
     for r in final:
         t.add_row(str(r["place"]), str(r["team"]), r["name"], r["source"])
+    console.print(t)
+
+
+def _print_awards(console: Console, data: dict, reg) -> None:
+    t = Table(title=f"{reg.title_zh} 奖励")
+    for c in ("名次", "队名", "单位", "奖项", "实发", "证书/奖杯"):
+        t.add_column(c)
+    for r in data["awards"]:
+        things = "、".join(x for x, k in (("奖杯", "trophy"), ("奖牌", "medal"),
+                                          ("证书", "certificate")) if r.get(k))
+        net = r.get("net")
+        t.add_row(str(r["place_label"]), str(r["name"]), str(r.get("unit") or ""),
+                  str(r.get("award") or ""), "" if net is None else f"¥{Decimal(str(net)):,.2f}",
+                  things)
     console.print(t)

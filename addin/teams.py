@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from bianpai.addin.team_eligibility import team_eligibility_findings
 from bianpai.engines.bridge import carry_over_parts
 from bianpai.engines.bridge import match_imps, vp
 from bianpai.engines.errors import InputError, InputErrors, RuleError
@@ -94,6 +95,7 @@ class TeamEvent:
     entries: pd.DataFrame | None = None
     results: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     incomplete: dict[tuple, str] = field(default_factory=dict)
+    extra: dict[tuple, tuple[int, int]] = field(default_factory=dict)  # knockout play-off IMPs
     fines: dict[str, list[tuple[int | None, int, Decimal]]] = field(default_factory=dict)
     errors: list[InputError] = field(default_factory=list)
 
@@ -262,12 +264,15 @@ class TeamEvent:
 
     def knockout(self, stage: Stage) -> pd.DataFrame:
         """The bracket (engine ``knockout8``) filled with the entered results."""
-        res = {}
+        res, extra = {}, {}
         for rec in self.stage_rows(stage).itertuples():
             key = (stage.id, int(rec.round), int(rec.table))
             if key in self.results:
                 res[rec.match] = self.results[key]
-        return knockout8(self.ko_places(stage), res, tie_chain=stage.format.tie_breaks)
+            if key in self.extra:
+                extra[rec.match] = self.extra[key]
+        return knockout8(self.ko_places(stage), res, tie_chain=stage.format.tie_breaks,
+                         extra_imps=extra)
 
 
 # ------------------------------------------------------------------------------ loading
@@ -311,7 +316,9 @@ def _roster_checks(ev: TeamEvent) -> None:
                                         cell=cell_of(r, row, "name")))
         names.setdefault(rec["name"], row)
         ps = [rec[f"player{i}"] for i in range(1, 7) if rec[f"player{i}"]]
-        if len(ps) < 4:
+        # with an eligibility block, team sizes and one team per player are the eligibility
+        # engine's (team_check, the first draw): see bianpai.addin.team_eligibility
+        if ev.reg.eligibility is None and len(ps) < 4:
             ev.errors.append(InputError(f"每队至少4名队员，本队只有{len(ps)}名",
                                         f"a team needs at least 4 players; this one has {len(ps)}",
                                         sheet=sheet, cell=cell_of(r, row, f"player{len(ps) + 1}")))
@@ -319,7 +326,7 @@ def _roster_checks(ev: TeamEvent) -> None:
             p = rec[f"player{i}"]
             if not p:
                 continue
-            if p in players and players[p] != row:
+            if ev.reg.eligibility is None and p in players and players[p] != row:
                 ev.errors.append(InputError(
                     f"队员“{p}”已在第{players[p]}行的队中（一名运动员只能在一个队内参赛）",
                     f"player {p} is already in the team of row {players[p]} (one team only)",
@@ -412,6 +419,22 @@ def _read_results(ev: TeamEvent) -> None:
         hi, ai = rec["home_imps"], rec["away_imps"]
         if hi is None and ai is None:
             continue
+        if _is_playoff(rec["match"]):
+            # 加赛 (extra boards) of a tied knockout match, for the extra_boards tie-break
+            if not isinstance(st.format, KnockoutFormat):
+                ev.errors.append(InputError("只有淘汰赛可以录入加赛成绩",
+                                            "only knockout matches have extra boards",
+                                            sheet=sheet, cell=cell_of(res, row, "match")))
+            elif hi is None or ai is None or hi < 0 or ai < 0:
+                ev.errors.append(InputError("加赛须同时填写双方IMP（非负数）",
+                                            "enter both sides' extra-board IMPs (not negative)",
+                                            sheet=sheet, cell=cell_of(res, row, "home_imps")))
+            elif key in ev.extra:
+                ev.errors.append(InputError("本场加赛成绩重复录入", "extra boards entered twice",
+                                            sheet=sheet, cell=cell_of(res, row, "home_imps")))
+            else:
+                ev.extra[key] = (int(hi), int(ai))
+            continue
         if hi is None or ai is None:
             col = "away_imps" if ai is None else "home_imps"
             ev.errors.append(InputError("须同时填写主队IMP与客队IMP",
@@ -499,6 +522,14 @@ def _read_results(ev: TeamEvent) -> None:
             ev.incomplete.pop(key, None)
 
 
+PLAYOFF_SUFFIXES = ("加赛", "extra", "playoff", "play-off")
+
+
+def _is_playoff(match) -> bool:
+    """A 成绩 row whose 场次 ends with 加赛 (e.g. ``QF2加赛``) holds a knockout play-off."""
+    return bool(match) and str(match).strip().lower().endswith(PLAYOFF_SUFFIXES)
+
+
 def _read_fines(ev: TeamEvent) -> None:
     df = read_table(ev.port, T.TEAM_FINES, required=False, errors=ev.errors)
     sheet = df.attrs.get("sheet", T.TEAM_FINES.zh)
@@ -548,24 +579,29 @@ def _read_fines(ev: TeamEvent) -> None:
 # ------------------------------------------------------------------------------ check
 
 def team_check(port: WorkbookPort):
-    """Check the team roster and every typed sheet; write 校验 (sheet!cell of each problem)."""
+    """Check the team roster (structure, and the regulation's eligibility rules on every person of
+    报名/队员) and every typed sheet; write 校验 (severity, sheet!cell, zh, en). Errors block the
+    first draw; warnings block it until accepted with a reason (``accept_warnings``)."""
     c = _cmd()
     ev = load_team_event(port)
-    rows = [["错误" if ev.lang == "zh" else "error", e.where, e.zh, e.en] for e in ev.errors]
+    problems = [("error", e) for e in ev.errors] + team_eligibility_findings(ev)
+    rows = c._finding_rows(problems, ev.lang)
     if not rows:
         rows = [["通过" if ev.lang == "zh" else "ok", "", "未发现问题", "no problems found"]]
     c.write_generated(port, L.CHECKS, rows, ev.lang)
-    result = c.CommandResult("check", f"检查：{len(ev.roster)} 队，错误 {len(ev.errors)} 处",
-                             f"check: {len(ev.roster)} teams, {len(ev.errors)} errors",
-                             findings=[{"severity": "error", "where": e.where, "zh": e.zh,
-                                        "en": e.en} for e in ev.errors])
+    n_err = sum(1 for sev, _ in problems if sev == "error")
+    n_warn = len(problems) - n_err
+    result = c.CommandResult("check", f"检查：{len(ev.roster)} 队，错误 {n_err} 处，警告 {n_warn} 处",
+                             f"check: {len(ev.roster)} teams, {n_err} errors, {n_warn} warnings",
+                             findings=[{"severity": sev, "where": e.where, "zh": e.zh, "en": e.en}
+                                       for sev, e in problems])
     return c.finish(port, result, {}, ev.lang)
 
 
 # ------------------------------------------------------------------------------ new
 
 def build_team_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"):
-    """Write the sheets of a new team event workbook: 规程, 报名, 成绩, 逐副成绩, 罚分, 日志.
+    """Write the sheets of a new team event workbook: 规程, 报名, 队员, 成绩, 逐副成绩, 罚分, 日志.
 
     Returns the ``CommandResult`` of the ``new`` command."""
     c = _cmd()
@@ -579,7 +615,7 @@ def build_team_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     g = reg.groups[0]
     stages = [s.name_zh if lang == "zh" else (s.name_en or s.name_zh) for s in g.stages]
     reasons = [f.name_zh for s in g.stages for f in getattr(s.scoring, "fines", [])]
-    for layout in (T.TEAM_ROSTER, T.TEAM_RESULTS, T.TEAM_BOARDS, T.TEAM_FINES):
+    for layout in (T.TEAM_ROSTER, T.TEAM_PLAYERS, T.TEAM_RESULTS, T.TEAM_BOARDS, T.TEAM_FINES):
         choices = {"stage": stages, "reason": sorted(set(reasons))}
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang))
@@ -698,6 +734,23 @@ def _ko_round_decided(ko: pd.DataFrame, ko_round: int) -> tuple[bool, list[str]]
     return not pending, pending
 
 
+def _ko_tied(ko: pd.DataFrame) -> list[str]:
+    """Knockout matches with a result but no winner: tied on IMPs, waiting for extra boards."""
+    return [r["match"] for r in ko.to_dict("records")
+            if pd.isna(r["winner"]) and not pd.isna(r["home_imps"])]
+
+
+def _tie_hint(ko: pd.DataFrame) -> tuple[str, str]:
+    """How to enter the extra boards of tied knockout matches ('' when none is tied)."""
+    tied = _ko_tied(ko)
+    if not tied:
+        return "", ""
+    return (f"；其中 {'、'.join(tied)} IMP相同，须按规程加赛：在“成绩”表另起一行，"
+            f"场次填“{tied[0]}加赛”，录入加赛双方IMP",
+            f"; {', '.join(tied)} tied on IMPs: add a Results row with match "
+            f"'{tied[0]}加赛' and the extra boards' IMPs")
+
+
 def _resolve_joiners(ev: TeamEvent, stage: Stage, rnd: int, seed: int,
                      errs: list[InputError]) -> list[dict]:
     """Entries (带分 rows) of the rules of ``stage`` that join at ``rnd`` and are not in yet."""
@@ -720,11 +773,13 @@ def _resolve_joiners(ev: TeamEvent, stage: Stage, rnd: int, seed: int,
             ko = ev.knockout(src)
             ok, pending = _ko_round_decided(ko, KO_ROUND[rule.losers_of])
             if not ok:
+                hint_zh, hint_en = _tie_hint(ko)
                 errs.append(InputError(
                     f"{ev.stage_name(stage)}第{rnd}轮需要{ev.stage_name(src)}{rule.losers_of}负队加入，"
-                    f"但以下场次尚无结果：{'、'.join(pending)}",
+                    f"但以下场次尚无结果：{'、'.join(pending)}{hint_zh}",
                     f"round {rnd} of {stage.name_en or stage.id} needs the {rule.losers_of} losers; "
-                    f"no result yet for {', '.join(pending)}", sheet=ev.sheet(T.TEAM_RESULTS)))
+                    f"no result yet for {', '.join(pending)}{hint_en}",
+                    sheet=ev.sheet(T.TEAM_RESULTS)))
                 continue
             teams = [int(r["loser"]) for r in ko.to_dict("records")
                      if r["match"].startswith(rule.losers_of) and r["match"] != "3RD"]
@@ -773,7 +828,8 @@ def _stage_totals(ev: TeamEvent, stage: Stage) -> dict[int, Decimal]:
     return {int(t): v for t, v in zip(st["team"], st["total"])}
 
 
-def team_draw(port: WorkbookPort, *, seed: int | None = None):
+def team_draw(port: WorkbookPort, *, seed: int | None = None,
+              accept_warnings: str | None = None):
     """抽签编排 of a team event: pair the NEXT round of every running stage.
 
     Round 1 of the first stage also draws the team numbers (seeded lot, 六（一）) unless 报名 gives
@@ -782,17 +838,34 @@ def team_draw(port: WorkbookPort, *, seed: int | None = None):
     quarter-final losers at round 3, 八（二）) are entered with their carry-over (带分). A running
     knockout gets its next round once the current one is decided. Raises ``InputErrors`` (nothing
     written) or ``RuleError`` when everything is drawn / the next step is ``advance``.
+
+    The first draw (team numbers and round 1) runs the eligibility rules first
+    (:func:`bianpai.addin.team_eligibility.team_eligibility_findings`): errors refuse the draw,
+    warnings refuse it unless ``accept_warnings`` gives the reason, which goes to 日志.
     """
     c = _cmd()
     ev = load_team_event(port)
     if ev.errors:
         raise InputErrors(ev.errors)
+    warnings: list[InputError] = []
+    if not ev.started(ev.group.stages[0]):
+        found = team_eligibility_findings(ev)
+        errs0 = [e for sev, e in found if sev == "error"]
+        if errs0:
+            raise InputErrors(errs0)
+        warnings = [e for sev, e in found if sev == "warning"]
+        if warnings and not accept_warnings:
+            raise InputErrors([InputError(
+                f"名单警告须说明理由后接受（--accept-warnings \"理由\"）：{e.zh}",
+                f"roster warning; accept it with a reason (--accept-warnings): {e.en}",
+                sheet=e.sheet, cell=e.cell) for e in warnings])
     seed = c.new_seed() if seed is None else int(seed)
     errs: list[InputError] = []
     new_rows: list[dict] = []
     new_entries: list[dict] = []
     draw_rows = None
     done_msgs = []
+    notes: list[str] = []
     first = ev.group.stages[0]
     if not ev.drawn:
         draw_rows, _used = _number_teams(ev, seed)
@@ -812,6 +885,10 @@ def team_draw(port: WorkbookPort, *, seed: int | None = None):
                     rows = _ko_rows(ev, stage, k + 1)
                     new_rows += rows
                     done_msgs.append(f"{ev.stage_name(stage)}{'、'.join(r['match'] for r in rows)}")
+                tied = _ko_tied(ko)
+                if tied:
+                    notes.append(f"{ev.stage_name(stage)}{'、'.join(tied)} IMP相同，待录入加赛成绩"
+                                 f"（成绩表另起一行，场次填“{tied[0]}加赛”）")
                 continue
             r = ev.rounds_drawn(stage)
             if r >= ev.total_rounds(stage):
@@ -842,17 +919,27 @@ def team_draw(port: WorkbookPort, *, seed: int | None = None):
                    and ev.started(s) and not ev.finished(s)]
         if ko_wait:
             ko = ev.knockout(ko_wait[0])
-            pending = [r["match"] for r in ko.to_dict("records") if pd.isna(r["winner"])
-                       and not pd.isna(r["home"]) and not pd.isna(r["away"])]
+            recs = [r for r in ko.to_dict("records") if pd.isna(r["winner"])
+                    and not pd.isna(r["home"]) and not pd.isna(r["away"])]
+            pending = [r["match"] for r in recs]
+            hint_zh, hint_en = _tie_hint(ko)
             raise InputErrors([InputError(
-                f"淘汰赛以下场次尚无结果，无法编排下一轮：{'、'.join(pending)}",
-                f"knockout matches without a result: {', '.join(pending)}",
+                f"淘汰赛以下场次尚无结果，无法编排下一轮：{'、'.join(pending)}{hint_zh}",
+                f"knockout matches without a result: {', '.join(pending)}{hint_en}",
                 sheet=ev.sheet(T.TEAM_RESULTS))])
         raise RuleError("所有阶段的各轮均已编排；请运行“排名”", "every round is drawn; run rank")
     _write_draw_outputs(ev, draw_rows, new_rows, new_entries)
-    result = c.CommandResult("draw", f"编排完成：{'；'.join(done_msgs)}（{len(new_rows)} 桌次）",
-                             f"drawn: {len(new_rows)} tables", seed=seed)
-    return c.finish(port, result, {"seed": seed}, ev.lang)
+    result = c.CommandResult("draw", f"编排完成：{'；'.join(done_msgs)}（{len(new_rows)} 桌次）"
+                             + "".join(f"；{n}" for n in notes),
+                             f"drawn: {len(new_rows)} tables"
+                             + ("; knockout tie(s) wait for extra boards" if notes else ""),
+                             seed=seed)
+    if warnings:
+        result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}（" + \
+            "；".join(f"{e.where} {e.zh}" for e in warnings) + "）"
+        result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
+    return c.finish(port, result, {"seed": seed, "accept_warnings": accept_warnings if warnings
+                                   else None}, ev.lang)
 
 
 def _pair_stage(ev: TeamEvent, stage: Stage, rnd: int) -> pd.DataFrame:
@@ -1015,18 +1102,25 @@ def team_advance(port: WorkbookPort, *, seed: int | None = None):
 
 # ------------------------------------------------------------------------------ rank
 
-def _write_stage_standings(ev: TeamEvent, stage: Stage, st: pd.DataFrame) -> list[dict]:
+def _write_stage_standings(ev: TeamEvent, stage: Stage, st: pd.DataFrame,
+                           upto_round: int | None = None) -> list[dict]:
+    """Write 排名-<阶段> from standings ``st`` (as of ``upto_round`` when given: the sheet's
+    header row then says so in its 说明 column). 已赛场数 counts matches played, not byes."""
     lang = ev.lang
     # the chain's own columns (imp_quotient has its fixed column already)
     chain = [c for c in st.attrs.get("chain", [])[1:] if c.name != "imp_quotient"]
     header = T.TEAM_STANDINGS.headers(lang)
     header = header[:-1] + [(c.label_zh if lang == "zh" else c.label_en) for c in chain] + header[-1:]
+    if upto_round is not None:
+        header[-1] = f"{header[-1]}（截至第{upto_round}轮）" if lang == "zh" else \
+            f"{header[-1]} (after round {upto_round})"
     played = {}
-    m = ev.matches_frame(stage)
+    m = ev.matches_frame(stage, upto_round)
     for h, a in zip(m["home"], m["away"]):
+        if pd.isna(a):  # a bye is not a match played
+            continue
         played[int(h)] = played.get(int(h), 0) + 1
-        if not pd.isna(a):
-            played[int(a)] = played.get(int(a), 0) + 1
+        played[int(a)] = played.get(int(a), 0) + 1
     rows, data = [], []
     for rec in st.to_dict("records"):
         t = int(rec["team"])
@@ -1037,8 +1131,8 @@ def _write_stage_standings(ev: TeamEvent, stage: Stage, st: pd.DataFrame) -> lis
                      *[rec[f"tb_{c.name}"] or None for c in chain],
                      rec["说明"] if lang == "zh" else rec["explanation"]])
         data.append({"rank": int(rec["rank"]), "team": t, "name": ev.name_of(t),
-                     "carry_over": str(rec["carry_over"]), "total": str(rec["total"]),
-                     "explanation": rec["说明"]})
+                     "played": played.get(t, 0), "carry_over": str(rec["carry_over"]),
+                     "total": str(rec["total"]), "explanation": rec["说明"]})
     fmt = T.TEAM_STANDINGS.sheet_format(lang=lang)
     from bianpai.workbooks.port import ColumnFormat
     last = fmt.columns[-1]
@@ -1078,17 +1172,43 @@ def _write_knockout(ev: TeamEvent, stage: Stage) -> list[dict]:
     return data
 
 
-def team_rank(port: WorkbookPort, *, seed: int | None = None):
+def current_stages(ev: TeamEvent) -> list[Stage]:
+    """The Swiss/round-robin stages now running: the first stage until a later one has started,
+    then the started later ones (e.g. the consolation Swiss next to the knockout)."""
+    vp_stages = [s for s in ev.group.stages if not isinstance(s.format, KnockoutFormat)]
+    later = [s for s in vp_stages[1:] if ev.started(s)]
+    if later:
+        return later
+    return [s for s in vp_stages[:1] if ev.started(s)]
+
+
+def team_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | None = None):
     """排名: one 排名-<阶段> sheet per running Swiss/round-robin stage (VP, 带分, 罚分, every
     tie-break column and 说明; complete matches only), the 淘汰赛 bracket, and 总排名 once every
     stage is finished (Fujian 五: 1–4 from the knockout, 5+ from the consolation standings).
     ``seed`` settles lots (a stage already taken further keeps the seed recorded in 带分).
-    Raises ``InputErrors`` for bad results; nothing is written then.
+    ``upto_round``: the 排名 sheets of the current stages (:func:`current_stages`) show the
+    standings as of that round (matches of later rounds and teams joining later left out); the
+    other stages and 总排名 are unaffected. Raises ``InputErrors`` for bad results or a round not
+    drawn in the current stage; nothing is written then.
     """
     c = _cmd()
     ev = load_team_event(port)
     if ev.errors:
         raise InputErrors(ev.errors)
+    current = current_stages(ev)
+    if upto_round is not None:
+        upto_round = int(upto_round)
+        if not current:
+            raise RuleError("比赛尚未开始，没有可排名的轮次", "no round has been drawn yet")
+        most = max(ev.rounds_drawn(s) for s in current)
+        if not 1 <= upto_round <= most:
+            names = "、".join(ev.stage_name(s) for s in current)
+            raise InputErrors([InputError(
+                f"--round 应为 1–{most}（当前阶段：{names}，已编排 {most} 轮），实际为 {upto_round}",
+                f"--round must be 1–{most} (current stage: "
+                f"{', '.join(s.name_en or s.id for s in current)}); got {upto_round}",
+                sheet=ev.sheet(T.TEAM_SCHEDULE))])
     seed = c.new_seed() if seed is None else int(seed)
     data: dict[str, Any] = {}
     ordered: dict[str, list[int]] = {}
@@ -1106,8 +1226,12 @@ def team_rank(port: WorkbookPort, *, seed: int | None = None):
                 ordered[stage.id] = [int(t) for t in top["team"]]
             continue
         st = ev.standings(stage, seed=ev.ranking_seed(stage) or seed)
-        data[ev.stage_name(stage)] = _write_stage_standings(ev, stage, st)
         ordered[stage.id] = [int(t) for t in st["team"]]
+        if upto_round is not None and stage in current:
+            part = ev.standings(stage, seed=ev.ranking_seed(stage) or seed, upto_round=upto_round)
+            data[ev.stage_name(stage)] = _write_stage_standings(ev, stage, part, upto_round)
+        else:
+            data[ev.stage_name(stage)] = _write_stage_standings(ev, stage, st)
     final_rows = []
     complete = all(ev.finished(s) for s in ev.group.stages)
     if ev.group.final_ranking and complete:
@@ -1133,10 +1257,13 @@ def team_rank(port: WorkbookPort, *, seed: int | None = None):
         port.write_sheet(ev.sheet(T.FINAL), [header] + final_rows,
                          _final_format(ev.lang))
     state = f"缺 {len(missing)} 桌成绩" if missing else "全部成绩已录入"
-    result = c.CommandResult("rank", f"排名完成（{state}）{'，总排名已生成' if complete else ''}",
-                             f"standings done ({len(missing)} tables missing)", seed=seed,
-                             data=data)
-    return c.finish(port, result, {"seed": seed}, ev.lang)
+    upto = ""
+    if upto_round is not None:
+        upto = f"{'、'.join(ev.stage_name(s) for s in current)}截至第{upto_round}轮；"
+    result = c.CommandResult("rank", f"排名完成（{upto}{state}）{'，总排名已生成' if complete else ''}",
+                             f"standings done ({'up to round %d; ' % upto_round if upto_round else ''}"
+                             f"{len(missing)} tables missing)", seed=seed, data=data)
+    return c.finish(port, result, {"round": upto_round, "seed": seed}, ev.lang)
 
 
 def _final_format(lang: str):

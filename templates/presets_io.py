@@ -64,7 +64,9 @@ def load_preset(name_or_path: str | Path = DEFAULT_PRESET) -> Regulation:
 def with_blocks(data: dict) -> dict:
     """Merge the shared ``awards``/``eligibility`` blocks named by ``blocks: <regulation stem>``
     (``presets/_blocks/<stem>.awards.yaml``) into a preset mapping; keys the preset sets itself
-    win. Several presets of one 规程 (e.g. its bridge and its 80分 events) share one block file."""
+    win. Several presets of one 规程 (e.g. its bridge and its 80分 events) share one block file.
+    A preset block marked ``extends_block: true`` keeps the shared block and replaces only the
+    top-level keys it sets (e.g. the bridge teams' ``team_sizes``)."""
     stem = data.pop("blocks", None)
     if not stem:
         return data
@@ -73,6 +75,12 @@ def with_blocks(data: dict) -> dict:
         raise RuleError(f"找不到奖励/资格设置块 {stem}", f"no award/eligibility block {stem}")
     block = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     for key in ("awards", "eligibility"):
-        if key in block and data.get(key) is None:
+        if key not in block:
+            continue
+        own = data.get(key)
+        if own is None:
             data[key] = block[key]
+        elif isinstance(own, dict) and own.pop("extends_block", False):
+            # a preset refines the shared block: its own top-level keys replace the block's
+            data[key] = {**block[key], **own}
     return data

@@ -1,8 +1,8 @@
-"""Sheet layouts of a bridge team event (报名, 抽签, 对阵, 成绩, 逐副成绩, 罚分, 带分, 排名-<阶段>,
+"""Sheet layouts of a bridge team event (报名, 队员, 抽签, 对阵, 成绩, 逐副成绩, 罚分, 带分, 排名-<阶段>,
 淘汰赛, 总排名), in the style of :mod:`bianpai.workbooks.layouts` (Chinese default, English by
 the workbook's ``language`` setting; readers accept either).
 
-Typed sheets (报名, 成绩, 逐副成绩, 罚分) are never rewritten by a command, only given blank entry
+Typed sheets (报名, 队员, 成绩, 逐副成绩, 罚分) are never rewritten by a command, only given blank entry
 rows; generated sheets are rebuilt whole. 对阵 and 带分 are generated but also the record the
 next command reads back (who met whom, who entered a stage with what carry-over).
 """
@@ -20,6 +20,17 @@ TEAM_ROSTER = SheetLayout(key="team_roster", zh="报名", en="Roster", typed=Tru
     C("player3", "队员3", "Player 3", width=10), C("player4", "队员4", "Player 4", width=10),
     C("player5", "队员5", "Player 5", width=10), C("player6", "队员6", "Player 6", width=10),
     C("captain", "领队/教练", "Captain/Coach", width=12),
+    C("note", "备注", "Note", width=16)])
+
+#: Per-person details of the players and staff named in 报名 (one row each, matched on 队名 +
+#: 姓名): what the eligibility rules need (gender, birth date, ID number).
+TEAM_PLAYERS = SheetLayout(key="team_players", zh="队员", en="Players", typed=True, table=True,
+                           columns=[
+    C("team", "队名", "Team", required=True, width=18),
+    C("name", "姓名", "Name", required=True, width=10),
+    C("gender", "性别", "Gender", choices=["男", "女"], width=6),
+    C("birth_date", "出生日期", "Birth date", "date", width=12),
+    C("id_number", "身份证号", "ID number", width=20),
     C("note", "备注", "Note", width=16)])
 
 TEAM_DRAW = SheetLayout(key="team_draw", zh="抽签", en="Draw", columns=[
@@ -124,5 +135,5 @@ def stage_sheet(prefix: SheetLayout, stage_name: str, lang: str = "zh") -> str:
     return f"{prefix.name(lang)}-{name}"[:31]
 
 
-ALL_TEAM = [TEAM_ROSTER, TEAM_DRAW, TEAM_SCHEDULE, TEAM_RESULTS, TEAM_BOARDS, TEAM_FINES, CARRY,
+ALL_TEAM = [TEAM_ROSTER, TEAM_PLAYERS, TEAM_DRAW, TEAM_SCHEDULE, TEAM_RESULTS, TEAM_BOARDS, TEAM_FINES, CARRY,
             TEAM_STANDINGS, KNOCKOUT, FINAL]
