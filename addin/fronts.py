@@ -71,6 +71,18 @@ def seed_from_ops(port: WorkbookPort) -> int | None:
     return int(f) if f.is_integer() and f >= 0 else None
 
 
+def accept_reason_from_ops(port: WorkbookPort) -> str | None:
+    """The reason typed beside :data:`bianpai.workbooks.xlsm.ACCEPT_LABEL` in 操作, or None."""
+    from bianpai.workbooks.xlsm import ACCEPT_LABEL  # noqa: PLC0415
+    if OPS_SHEET not in port.sheet_names():
+        return None
+    for row in port.read_values(OPS_SHEET):
+        if row and str(row[0] or "").strip() == ACCEPT_LABEL and len(row) > 1 and row[1]:
+            text = str(row[1]).strip()
+            return text or None
+    return None
+
+
 def front_name(port: WorkbookPort) -> str:
     """What the 日志 front column records for ``port``."""
     engine = getattr(port, "engine", None)
@@ -125,6 +137,10 @@ def run_command(port: WorkbookPort, name: str, *, snapshots: bool | None = None,
         seed = seed if seed is not None else seed_from_ops(port)
         if seed is not None:
             kwargs["seed"] = seed
+    if name == "draw" and not kwargs.get("accept_warnings"):
+        reason = accept_reason_from_ops(port)
+        if reason:
+            kwargs["accept_warnings"] = reason
     from bianpai.addin.status import write_status  # noqa: PLC0415
 
     seen: dict[str, tuple[str, str]] = {}

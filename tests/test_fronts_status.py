@@ -67,16 +67,23 @@ def test_roster_errors_and_missing_settings(tmp_path):
 
 
 def test_team_status_and_the_advance_button_front(tmp_path):
-    from bianpai.addin.team_demo import team_roster
+    from bianpai.addin.team_demo import player_rows, team_roster
     from bianpai.addin.macros import run_on_book
 
     out = tmp_path / "teams.xlsm"
     _cli("new", "fujian-elder-bridge-teams", "--macros", "-o", out)
     wb = load_workbook(out, keep_vba=True)
-    for r, row in enumerate(team_roster("fujian-elder-bridge-teams", 3), start=2):
+    roster = team_roster("fujian-elder-bridge-teams", 3)
+    for r, row in enumerate(roster, start=2):
         for c, v in enumerate(row, start=1):
             wb["报名"].cell(r, c, v)
+    for r, row in enumerate(player_rows("fujian-elder-bridge-teams", roster, 3), start=2):
+        for c, v in enumerate(row, start=1):
+            wb["队员"].cell(r, c, v)
     wb["操作"]["B2"] = 77
+    from bianpai.workbooks.xlsm import ACCEPT_LABEL
+    row = next(r for r in wb["操作"].iter_rows() if r[0].value == ACCEPT_LABEL)
+    row[1].value = "省直老体协可增报3支队伍（总规程六（二）3）"
     wb.save(out)
     book = remote_book(payload_from_xlsx(out, client="Office.js"))
     run_on_book("draw", book)

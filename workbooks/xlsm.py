@@ -45,6 +45,9 @@ NEXT_CELL = "B4"  # the next step, under the status
 #: Optional random seed typed by the organizer (draw/rank use it instead of a fresh one).
 SEED_ROW = 2
 SEED_CELL = "B2"
+#: Label (column A) of the row whose column B holds the reason for accepting roster warnings;
+#: the 抽签编排 button passes it as ``accept_warnings`` (it goes to 日志).
+ACCEPT_LABEL = "接受名单警告的理由 / Reason to accept roster warnings"
 FIRST_BUTTON_ROW = 5  # 1-based row of the first button
 BUTTON_ROW_HEIGHT = 36  # points
 
@@ -168,6 +171,10 @@ def _write_ops_sheet(workbook, commands) -> None:
                                   "y_offset": 3})
         ws.write(row, 2, BUTTON_NOTES.get(sub, ""), note)
     last = FIRST_BUTTON_ROW + len(commands) + 1
+    ws.write(last - 1, 0, ACCEPT_LABEL, label)
+    ws.write(last - 1, 2, "名单有警告时（见“校验”表）填写理由后再点“抽签编排”；理由写入日志 / "
+             "fill in to accept the warnings in Checks, then press 抽签编排", note)
+    last += 2
     ws.write(last - 1, 0,
              "按钮需要 Excel 桌面版并安装 Python 与 xlwings "
              f"{xlwings_version()} / buttons need desktop Excel with Python and xlwings "
