@@ -29,7 +29,7 @@ from bianpai.engines.standings import rank as rank_engine
 from bianpai.templates.schema import Regulation
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
-from bianpai.workbooks.settings import settings_rows
+from bianpai.workbooks.settings import write_settings_sheet
 from bianpai.workbooks.tables import records, cell_of, find_sheet, read_table
 
 FRONT = {"name": "cli"}
@@ -124,12 +124,7 @@ def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> 
     if teams.is_team_regulation(reg):
         return teams.build_team_workbook(port, reg, lang=lang)
     lang = lang or reg.language
-    # the 规程 sheet's own `language` row must carry the chosen language (read back last)
-    reg = reg.model_copy(update={"language": lang})
-    rows = settings_rows(reg)
-    if lang == "en":
-        rows[0] = L.SETTINGS.headers("en")
-    port.write_sheet(L.SETTINGS.name(lang), rows, L.SETTINGS.sheet_format(lang=lang))
+    reg = write_settings_sheet(port, reg, lang)
     groups = [g.name_zh if lang == "zh" else (g.name_en or g.name_zh) for g in reg.groups]
     typed = [L.ROSTERS[reg.roster_layout]]
     if any(g.stages and g.stages[0].scoring.kind == "guandan_pairs" for g in reg.groups):
@@ -244,6 +239,22 @@ def _readable(text: str, ev: Event) -> str:
                                      else f"row {m[2]} player {m[3]}"), text)
 
 
+def gate_roster(errors: list[InputError], found: list[tuple[str, InputError]],
+                accept_warnings: str | None) -> list[InputError]:
+    """Refuse a draw (``InputErrors``) on any roster error, and on warnings not accepted with a
+    reason; return the accepted warnings (for the 日志 summary)."""
+    errs = list(errors) + [e for sev, e in found if sev == "error"]
+    if errs:
+        raise InputErrors(errs)
+    warnings = [e for sev, e in found if sev == "warning"]
+    if warnings and not accept_warnings:
+        raise InputErrors([InputError(
+            f"名单警告须说明理由后接受（--accept-warnings \"理由\"，或在“操作”表填写理由）：{e.zh}",
+            f"roster warning; accept it with a reason (--accept-warnings): {e.en}",
+            sheet=e.sheet, cell=e.cell) for e in warnings])
+    return warnings
+
+
 def _finding_rows(errors: list[tuple[str, InputError]], lang: str) -> list[list]:
     sev = {"error": ("错误", "error"), "warning": ("警告", "warning")}
     rows = []
@@ -306,17 +317,8 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     if teams.is_team_workbook(port):
         return teams.team_draw(port, seed=seed, accept_warnings=accept_warnings)
     ev = load_event(port)
-    errs = ev.errors + roster_findings(ev)
-    found = eligibility_findings(ev)
-    errs += [e for s, e in found if s == "error"]
-    if errs:
-        raise InputErrors(errs)
-    warnings = [e for s, e in found if s == "warning"]
-    if warnings and not accept_warnings:
-        raise InputErrors([InputError(
-            f"名单警告须说明理由后接受（--accept-warnings \"理由\"）：{e.zh}",
-            f"roster warning; accept it with a reason (--accept-warnings): {e.en}",
-            sheet=e.sheet, cell=e.cell) for e in warnings])
+    warnings = gate_roster(ev.errors + roster_findings(ev), eligibility_findings(ev),
+                           accept_warnings)
     lang = ev.lang
     existing = read_draw(port, ev)
     if ev.errors:

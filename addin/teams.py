@@ -37,7 +37,7 @@ from bianpai.templates.schema import (
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.port import WorkbookPort
-from bianpai.workbooks.settings import regulation_from_sheet, settings_rows
+from bianpai.workbooks.settings import regulation_from_sheet, write_settings_sheet
 from bianpai.workbooks.tables import cell_of, find_sheet, read_table
 
 __all__ = ["is_team_regulation", "is_team_workbook", "build_team_workbook", "team_check", "team_draw",
@@ -606,12 +606,7 @@ def build_team_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     Returns the ``CommandResult`` of the ``new`` command."""
     c = _cmd()
     lang = lang or reg.language
-    # the 规程 sheet's own `language` row must carry the chosen language (read back last)
-    reg = reg.model_copy(update={"language": lang})
-    rows = settings_rows(reg)
-    if lang == "en":
-        rows[0] = L.SETTINGS.headers("en")
-    port.write_sheet(L.SETTINGS.name(lang), rows, L.SETTINGS.sheet_format(lang=lang))
+    reg = write_settings_sheet(port, reg, lang)
     g = reg.groups[0]
     stages = [s.name_zh if lang == "zh" else (s.name_en or s.name_zh) for s in g.stages]
     reasons = [f.name_zh for s in g.stages for f in getattr(s.scoring, "fines", [])]
@@ -849,16 +844,7 @@ def team_draw(port: WorkbookPort, *, seed: int | None = None,
         raise InputErrors(ev.errors)
     warnings: list[InputError] = []
     if not ev.started(ev.group.stages[0]):
-        found = team_eligibility_findings(ev)
-        errs0 = [e for sev, e in found if sev == "error"]
-        if errs0:
-            raise InputErrors(errs0)
-        warnings = [e for sev, e in found if sev == "warning"]
-        if warnings and not accept_warnings:
-            raise InputErrors([InputError(
-                f"名单警告须说明理由后接受（--accept-warnings \"理由\"）：{e.zh}",
-                f"roster warning; accept it with a reason (--accept-warnings): {e.en}",
-                sheet=e.sheet, cell=e.cell) for e in warnings])
+        warnings = c.gate_roster([], team_eligibility_findings(ev), accept_warnings)
     seed = c.new_seed() if seed is None else int(seed)
     errs: list[InputError] = []
     new_rows: list[dict] = []

@@ -223,3 +223,16 @@ def _data_path(data, loc) -> list:
         except (KeyError, IndexError, TypeError):
             break
     return path
+
+
+def write_settings_sheet(port: WorkbookPort, reg: Regulation, lang: str) -> Regulation:
+    """Write the 规程 sheet of a new workbook in ``lang`` and return the regulation with that
+    language (its own ``language`` row carries it, so commands read it back)."""
+    from bianpai.workbooks.layouts import SETTINGS  # noqa: PLC0415
+
+    reg = reg.model_copy(update={"language": lang})
+    rows = settings_rows(reg)
+    if lang == "en":
+        rows[0] = SETTINGS.headers("en")
+    port.write_sheet(SETTINGS.name(lang), rows, SETTINGS.sheet_format(lang=lang))
+    return reg
