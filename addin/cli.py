@@ -107,6 +107,23 @@ def new(preset: str = typer.Argument("shenzhen-guandan-pairs-2023", help="规程
 
 
 @app.command()
+def presets():
+    """列出内置规程预设 / list the shipped regulation presets."""
+    from rich.table import Table
+
+    from bianpai.templates.presets_io import load_preset, preset_names
+    t = Table(title="规程预设 / presets")
+    t.add_column("预设 / preset", no_wrap=True)
+    t.add_column("规程 / regulation")
+    t.add_column("组别 / groups")
+    for name in preset_names():
+        reg = load_preset(name)
+        t.add_row(name, reg.title_zh, "、".join(g.name_zh for g in reg.groups[:6])
+                  + ("…" if len(reg.groups) > 6 else ""))
+    console.print(t)
+
+
+@app.command()
 def check(workbook: Path, out: Optional[Path] = typer.Option(None, "--out")):
     """检查名单（资格、重复、组别）并写入“校验”表 / check the roster."""
 
@@ -196,7 +213,8 @@ def undo(workbook: Path, force: bool = typer.Option(
 
     def go():
         restored = undo_file(workbook, force=force)
-        console.print(f"[green]✓[/] 已恢复 {restored.name} / restored")
+        undone = restored.stem.split("-", 1)[-1]
+        console.print(f"[green]✓[/] 已撤销“{undone}”：工作簿恢复到该操作之前 / undid {undone}")
     _run(go)
 
 

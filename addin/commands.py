@@ -33,6 +33,8 @@ from bianpai.workbooks.settings import write_settings_sheet
 from bianpai.workbooks.tables import records, cell_of, find_sheet, read_table
 
 FRONT = {"name": "cli"}
+#: The event title printed in page headers; set by :func:`load_event` users via set_title.
+TITLE: dict[str, str | None] = {"text": None}
 
 
 @dataclass
@@ -68,10 +70,13 @@ def _position(layout: L.SheetLayout, port: WorkbookPort) -> int | None:
 
 def write_generated(port: WorkbookPort, layout: L.SheetLayout, rows: list[list], lang: str,
                     *, extra_headers: list[tuple[str, str]] | None = None,
-                    position: int | None = None) -> None:
-    """Rebuild a generated sheet whole: header (plus extra columns) and rows."""
+                    position: int | None = None, title: str | None = None) -> None:
+    """Rebuild a generated sheet whole: header (plus extra columns) and rows. ``title`` (the
+    event's name) heads every printed page."""
     header = layout.headers(lang)
     fmt = layout.sheet_format(lang=lang)
+    if fmt.print_setup is not None:
+        fmt.print_setup.title = title or TITLE.get("text")
     if extra_headers:
         # extra columns are inserted before the last layout column (说明 stays last)
         header = header[:-1] + [zh if lang == "zh" else en for zh, en in extra_headers] + header[-1:]
@@ -101,6 +106,18 @@ def log(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> Non
         return
     existing = port.read_values(name)
     port.append_rows(name, [row], start_row=max(len(existing), 1) + 1)
+
+
+def invalidate_awards(port: WorkbookPort, lang: str) -> bool:
+    """After a new ranking, empty the award sheets (奖励, 领奖签收表, 证书) that were built from
+    the old one, so nothing stale is printed; True when something was emptied."""
+    emptied = False
+    for layout in (L.AWARDS, L.AWARD_RECEIPTS, L.CERTIFICATES):
+        name = find_sheet(port, layout)
+        if name is not None and len(port.read_values(name)) > 1:
+            write_generated(port, layout, [], lang)
+            emptied = True
+    return emptied
 
 
 def finish(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> CommandResult:
@@ -655,6 +672,13 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
         sched_use = sched if upto_round is None else sched[sched["round"] <= upto_round]
         res = round_results(sched_use, bdf, stage.scoring,
                             typed=_typed_frame(typed_df), penalties=pen_df)
+        # a round counts once something of it was entered: byes (and forfeits generated for a
+        # disqualified pair) of rounds not yet played must not score in a mid-event standing
+        entered = set(int(r) for r in bdf["round"]) | {int(r) for r in tp.loc[tkeep, "round"]} \
+            | {int(r["round"]) for r in pen_rows if r["round"] is not None} | set(dq.values())
+        if len(res):
+            later = ~res["round"].isin(entered)
+            res.loc[later, "complete"] = False
         done = res.groupby("round")["complete"].all() if len(res) else pd.Series(dtype=bool)
         for rnd, ok in done.items():
             if not ok:
@@ -843,10 +867,12 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
                             rec["score_pct"], rec["match_points"], rec["level_diff"],
                             rec["penalty_pct"] or None,
                             L.OUTCOME_ZH.get(rec["outcome"], rec["outcome"]) if rec["complete"] else "未录"])
-        missing_all += [f"{g.name_zh}{m}" for m in gr.missing]
+        missing_all += [f"{g.name_zh}{m}" for m in gr.missing
+                        if upto_round is None or _round_of(m) is None or _round_of(m) <= upto_round]
     # the chain's columns replace the layout's: header + one column per criterion before 说明
     write_generated(port, L.STANDINGS, stand_rows, lang, extra_headers=chain_labels)
     write_generated(port, L.ROUND_RESULTS, rr_rows, lang)
+    stale = invalidate_awards(port, lang)
     any_result = any(gr.results["complete"].any() for gr in groups.values() if len(gr.results))
     if not any_result:
         state = "尚未录入任何成绩，名次仅由抽签决定 / no result entered yet"
@@ -859,7 +885,15 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
         "rank", f"排名完成（{'截至第%d轮' % upto_round if upto_round else '已录入各轮'}）：{state}",
         f"standings done ({'up to round %d' % upto_round if upto_round else 'entered rounds'}); "
         f"{len(missing_all)} missing items", seed=seed_text, data=data)
+    if stale:
+        result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
+        result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
     return finish(port, result, {"round": upto_round, "seed": seed}, lang)
+
+
+def _round_of(text: str) -> int | None:
+    m = re.match(r"第(\d+)轮", text)
+    return int(m[1]) if m else None
 
 
 def _json(v):
@@ -1007,7 +1041,8 @@ def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
                               "、".join(titles) + (f"（{rec['award']}）" if rec["award"] else ""),
                               rec["qualification"]])
     totals = alloc.totals
-    if len(totals):
+    paid = any(_money(v) is not None for v in t["gross"]) if len(t) else False
+    if len(totals) and paid:
         last = totals.iloc[-1]
         award_rows.append(["合计" if lang == "zh" else "Total", "", "", "", "",
                            _money(last["gross"]), _money(last["tax_withheld"]), _money(last["net"]),
@@ -1016,12 +1051,15 @@ def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
         if total_net:
             receipt_rows.append(["合计" if lang == "zh" else "Total", "", "", total_net,
                                  yuan_capital(total_net), "", ""])
+    if not paid:
+        receipt_rows = [["（本规程未设奖金，无需签收）" if lang == "zh" else "(no prize money)",
+                         "", "", None, "", "", ""]]
     write_generated(port, L.AWARDS, award_rows, lang)
     write_generated(port, L.AWARD_RECEIPTS, receipt_rows, lang)
     write_generated(port, L.CERTIFICATES, cert_rows, lang)
-    n_money = sum(1 for r in receipt_rows[:-1] if r[3])
+    n_money = sum(1 for r in receipt_rows[:-1] if r[3]) if paid else 0
     result = CommandResult(
-        "awards", f"奖励分配：{len(award_rows) - (1 if len(totals) else 0)} 行，"
+        "awards", f"奖励分配：{len(award_rows) - (1 if len(totals) and paid else 0)} 行，"
                   f"发奖金 {n_money} 人次；" + "；".join(x.split(" / ")[0] for x in alloc.log),
         f"awards: {len(t)} rows, {n_money} paid; " + "; ".join(
             x.split(" / ")[-1] for x in alloc.log),

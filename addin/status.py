@@ -129,6 +129,17 @@ def _team_status(port: WorkbookPort) -> tuple[str, str]:
     stages = ev.group.stages
     first = stages[0]
     if not ev.started(first):
+        from bianpai.addin.team_eligibility import team_eligibility_findings  # noqa: PLC0415
+        found = team_eligibility_findings(ev)
+        errors = [e for sev, e in found if sev == "error"]
+        warnings = [e for sev, e in found if sev == "warning"]
+        if errors:
+            where = f"（首处：{errors[0].where}）" if errors[0].where else ""
+            return (f"名单有 {len(errors)} 处错误{where}",
+                    "请按“校验”表修改报名/队员表后再点“检查名单”")
+        if warnings:
+            return (f"报名表已填 {len(ev.roster)} 行，名单有 {len(warnings)} 条警告",
+                    "核实后填写“接受名单警告的理由”再抽签编排（命令行：bianpai draw --accept-warnings \"理由\"）")
         return f"报名表已填 {len(ev.roster)} 行，尚未编排", "可以抽签编排"
     states, nexts = [], []
     for stage in stages:

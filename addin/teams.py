@@ -283,6 +283,7 @@ def load_team_event(port: WorkbookPort) -> TeamEvent:
     reg = regulation_from_sheet(port)
     if not is_team_regulation(reg):
         raise RuleError("本工作簿的规程不是团体赛", "this workbook's regulation is not a team event")
+    _cmd().TITLE["text"] = reg.title_zh if reg.language == "zh" else (reg.title_en or reg.title_zh)
     errors: list[InputError] = []
     roster = read_table(port, T.TEAM_ROSTER, errors=errors)
     ev = TeamEvent(port=port, reg=reg, group=reg.groups[0], lang=reg.language, roster=roster,
@@ -1249,6 +1250,9 @@ def team_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     result = c.CommandResult("rank", f"排名完成（{upto}{state}）{'，总排名已生成' if complete else ''}",
                              f"standings done ({'up to round %d; ' % upto_round if upto_round else ''}"
                              f"{len(missing)} tables missing)", seed=seed, data=data)
+    if c.invalidate_awards(port, ev.lang):
+        result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
+        result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
     return c.finish(port, result, {"round": upto_round, "seed": seed}, ev.lang)
 
 

@@ -265,8 +265,16 @@ def _explain(e, nxt, crits, values, path, ranks) -> tuple[str, str]:
     if level == 0:
         return (f"{c.label_zh}多于第{n}名 ({a} > {b})",
                 f"more {c.label_en} than #{n} ({a} > {b})")
-    same_zh = "、".join(x.label_zh for x in crits[:level])
-    same_en = ", ".join(x.label_en for x in crits[:level])
+    # criteria that could not be applied (e.g. head-to-head among entrants that have not all
+    # met) are named as such, not as "equal"
+    applied = [x for x in crits[:level] if values[x.name].get(e) is not None
+               and values[x.name].get(nxt) is not None]
+    skipped = [x for x in crits[:level] if x not in applied]
+    same_zh = "、".join(x.label_zh for x in applied)
+    same_en = ", ".join(x.label_en for x in applied)
+    if skipped:
+        same_zh += f"（{'、'.join(x.label_zh for x in skipped)}不适用：尚未全部相遇）"
+        same_en += f" ({', '.join(x.label_en for x in skipped)} not applicable: not all have met)"
     if c.name == "lots":
         return (f"与第{n}名{same_zh}相同，以抽签区分（抽签列前）",
                 f"tied with #{n} on {same_en}; separated by lots")

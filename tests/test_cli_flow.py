@@ -220,8 +220,9 @@ def test_two_rounds_late_disqualifies(tmp_path):
     assert men[-1]["number"] == 3 and men[-1]["rank"] is None
     assert "取消比赛资格" in men[-1]["explanation"]
     assert [m["rank"] for m in men[:3]] == [1, 2, 3]
-    rr = [r for r in sheet_rows(wb, "成绩汇总")[1:] if r[1] == 3 and r[3] >= 2]
-    assert all(r[10] == "弃权" for r in rr)
+    rr = {r[3]: r[10] for r in sheet_rows(wb, "成绩汇总")[1:] if r[1] == 3}
+    # round 2 is a forfeit; round 3 is not yet played, so it does not score yet
+    assert rr[2] == "弃权" and rr[3] == "未录"
     # and no award for the disqualified pair
     assert run("awards", wb).exit_code == 0
     assert all(r[2] != men[-1]["name"] for r in sheet_rows(wb, "奖励")[1:])
@@ -234,3 +235,22 @@ def test_lateness_of_a_whole_round_is_a_forfeit_kind(tmp_path):
     fill(wb, "罚分", [["男子双人赛", 1, 3, "迟到", 200, None, None]])
     res = run("rank", wb)
     assert res.exit_code == 2 and "迟到一轮" in res.output
+
+
+def test_future_byes_do_not_score_mid_event(tmp_path):
+    import datetime as dt
+    from tests.helpers import pair_row
+    wb = new_event(tmp_path / "e.xlsx")
+    fill(wb, "报名", [pair_row("混合双人赛", f"甲{i}", f"乙{i}", g1="女", g2="男",
+                              b1=dt.date(1970, 1, i)) for i in range(1, 4)])
+    run("draw", wb, "--seed", 2)
+    sched = sheet_rows(wb, "对阵")
+    r1 = next(r for r in sched[1:] if r[1] == 1 and r[5] is not None)
+    fill(wb, "轮成绩", [[r1[0], 1, r1[2], r1[3], r1[5], 60, 40, None, None]])
+    res = run("rank", wb, "--json")
+    rows = json.loads(res.stdout)["混合双人赛"]
+    played = {r["number"]: r["match_points"] for r in rows}
+    bye1 = next(r[3] for r in sched[1:] if r[1] == 1 and r[5] is None)
+    # after round 1 only: the winner 2, the loser 0, the round-1 bye 1.5, nothing from later byes
+    assert sorted(played.values()) == [0, 1.5, 2]
+    assert played[bye1] == 1.5

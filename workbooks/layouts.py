@@ -60,7 +60,8 @@ class SheetLayout(BaseModel):
                                       "int": "0"}.get(c.kind)
             cols.append(ColumnFormat(index=i, width=c.width, number_format=fmt,
                                      choices=choices.get(c.key, c.choices) if self.typed else None,
-                                     wrap=c.key in ("explanation", "message_zh", "message_en")))
+                                     wrap=c.key in ("explanation", "message_zh", "message_en",
+                                                    "note", "label", "summary")))
         return SheetFormat(
             columns=cols, freeze="A2",
             print_setup=PrintSetup(landscape=self.landscape) if self.printable else None,
@@ -73,9 +74,9 @@ def C(key, zh, en, kind: Kind = "text", width=10, **kw) -> Column:
 
 
 SETTINGS = SheetLayout(key="settings", zh="规程", en="Regulation", typed=True, landscape=True, columns=[
-    C("path", "设置项", "Setting", width=44), C("label", "名称", "Name", width=22),
-    C("value", "值", "Value", width=36), C("clause", "条款", "Clause", width=14),
-    C("note", "说明", "Note", width=70)])
+    C("path", "设置项", "Setting", width=34), C("label", "名称", "Name", width=30),
+    C("value", "值", "Value", width=24), C("clause", "条款", "Clause", width=12),
+    C("note", "说明", "Note", width=60)])
 
 ROSTER_PAIRS = SheetLayout(key="roster", zh="报名", en="Roster", typed=True, landscape=True,
                            table=True, columns=[
@@ -199,7 +200,7 @@ CHECKS = SheetLayout(key="checks", zh="校验", en="Checks", landscape=True, col
     C("severity", "级别", "Severity", width=8), C("where", "位置", "Where", width=16),
     C("message_zh", "问题", "Problem", width=60), C("message_en", "Problem (English)", "Message", width=60)])
 
-LOG = SheetLayout(key="log", zh="日志", en="Log", printable=False, columns=[
+LOG = SheetLayout(key="log", zh="日志", en="Log", landscape=True, columns=[
     C("time", "时间", "Time", width=20), C("command", "命令", "Command", width=10),
     C("args", "参数", "Arguments", width=30), C("seed", "随机种子", "Seed", width=22),
     C("summary", "摘要", "Summary", width=60), C("front", "前端", "Front", width=10)])

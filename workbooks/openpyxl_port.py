@@ -216,7 +216,7 @@ class OpenpyxlPort:
 
 
 class FileLock:
-    """An exclusive advisory lock on ``.<workbook>.bianpai.lock`` held from reading a workbook
+    """An exclusive advisory lock on ``<workbook>.bianpai-backups/lock`` held from reading a workbook
     until it is saved, so two commands (processes) on one file cannot lose each other's writes.
     Within one process the lock is shared (counted), so nested ports of one command never
     block each other."""
@@ -224,7 +224,7 @@ class FileLock:
     _held: dict[str, list] = {}  # lock path -> [file handle, count]
 
     def __init__(self, path: Path):
-        self.path = path.parent / f".{path.name}.bianpai.lock"
+        self.path = backups.backup_dir(path) / "lock"
         self.key = str(self.path.resolve()) if self.path.parent.exists() else str(self.path)
         self.mine = False
 
@@ -325,6 +325,9 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
             ws.page_setup.fitToHeight = 0
         if fmt.print_setup.repeat_header:
             ws.print_title_rows = f"{hr}:{hr}"
+        ws.oddHeader.center.text = (fmt.print_setup.title + " — &A") if fmt.print_setup.title else "&A"
+        ws.oddFooter.center.text = "第 &P 页 / 共 &N 页"
+        ws.oddFooter.right.text = "&D"
         ws.print_options.gridLines = True
     if fmt.table_name and ncols:
         ref = f"A{hr}:{get_column_letter(ncols)}{max(nrows, hr + 1)}"

@@ -42,6 +42,8 @@ class PrintSetup(BaseModel):
     landscape: bool = False
     fit_width: bool = True
     repeat_header: bool = True
+    title: str | None = None  # page header (the event's title); the sheet name and page numbers
+    # are printed in any case
 
 
 class SheetFormat(BaseModel):

@@ -48,6 +48,20 @@ LABELS = {
     "age_ranges": "年龄范围", "min_age": "最小年龄", "max_age": "最大年龄", "team_sizes": "队伍人数",
     "min_players": "最少队员", "max_players": "最多队员", "one_prize_per_person": "每人限一奖",
     "reaward_vacated": "空缺名次递补",
+    "round_minutes": "每轮时长(分钟)", "board_score_values": "成绩表允许的南北得分",
+    "final_ranking": "最终名次", "applies_to": "适用项目", "severity": "级别(error/warning)",
+    "whole_yuan": "取整到元", "rounding": "取整方式", "zheng": "整", "after_inclusive": "含下限日",
+    "before_inclusive": "含上限日", "warn_on_boundary": "边界日提示", "gender": "性别",
+    "genders": "性别构成", "basis": "年龄算法", "reference_date": "年龄基准日",
+    "below_age": "年龄小于", "under_age": "未满年龄", "max_events": "限报项目数",
+    "one_team_per_event": "每项只在一队", "one_unit": "只代表一个单位", "by_id": "按证件号查重",
+    "by_name_birth": "按姓名+生日查重", "enabled": "启用", "required_fields": "必填项",
+    "max_teams": "限报队数", "max_people": "限报人数", "unit_limits": "单位限额",
+    "single_entry": "兼项限制", "duplicates": "重复报名", "id_numbers": "证件号校验",
+    "accompaniment": "需监护人陪同", "age_groups": "年龄分组", "name": "名称", "match": "匹配组别",
+    "steps": "档", "target": "资格名称", "qualify_places": "获得资格名次",
+    "replacement_places": "替补名次", "discretionary": "酌情选派", "title": "称号",
+    "winner_label": "优胜奖名称", "merit_label": "优秀奖名称",
 }
 SKIP = {"clause", "note", "notes"}
 #: Mapping-valued settings shown in one cell as "key: value, key: value" (e.g. a prize table).
