@@ -827,7 +827,8 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
         fresh = new_seed()
         used_seeds = {k: (fresh if v is None else v) for k, v in used_seeds.items()}
     chain_labels: list[tuple[str, str]] = []
-    stand_rows, rr_rows = [], []
+    stand_rows, rr_rows, cross_rows = [], [], []
+    cross_n = max((len(gr.entries.entries) for gr in groups.values()), default=0)
     data: dict[str, Any] = {}
     missing_all = []
     for gid, gr in groups.items():
@@ -861,6 +862,7 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
                                "unit": ent["unit"], **{c.name: _json(rec[c.name]) for c in crits},
                                "explanation": rec["explanation_zh"]})
         data[g.name_zh] = group_data
+        cross_rows += crosstable_rows(gr, table, gname, cross_n)
         for rec in gr.results.sort_values(["entrant", "round"]).to_dict("records"):
             rr_rows.append([gname, rec["entrant"], gr.entries.name_of(rec["entrant"]), rec["round"],
                             None if pd.isna(rec["opponent"]) else int(rec["opponent"]), rec["seat"],
@@ -872,6 +874,8 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     # the chain's columns replace the layout's: header + one column per criterion before 说明
     write_generated(port, L.STANDINGS, stand_rows, lang, extra_headers=chain_labels)
     write_generated(port, L.ROUND_RESULTS, rr_rows, lang)
+    if cross_rows:
+        write_generated(port, L.crosstable_layout(cross_n), cross_rows, lang)
     stale = invalidate_awards(port, lang)
     any_result = any(gr.results["complete"].any() for gr in groups.values() if len(gr.results))
     if not any_result:
@@ -889,6 +893,32 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
     return finish(port, result, {"round": upto_round, "seed": seed}, lang)
+
+
+def crosstable_rows(gr: GroupResults, table: list[dict], gname: str, width: int) -> list[list]:
+    """Rows of the 交叉表 for one group, by pairing number: "场分 (比赛分%)" against each
+    opponent (several cycles joined by "／"), "×" on the diagonal, then 场分, 平均得分率, 名次."""
+    res = gr.results[gr.results["complete"]] if len(gr.results) else gr.results
+    by_entrant = {r["entrant"]: r for r in table}
+    rows = []
+    for e in sorted(gr.entries.entries["number"]):
+        cells = []
+        for o in range(1, width + 1):
+            if o == e:
+                cells.append("×")
+                continue
+            games = res[(res["entrant"] == e) & (res["opponent"] == o)] if len(res) else res
+            cells.append("／".join(f"{_num(g.match_points)} ({g.score_pct:.2f})"
+                                   for g in games.itertuples()) or None)
+        st = by_entrant.get(e, {})
+        rows.append([gname, e, gr.entries.name_of(e), *cells, st.get("match_points"),
+                     st.get("avg_score_pct"), st.get("rank")])
+    return rows
+
+
+def _num(v) -> str:
+    d = Decimal(str(v))
+    return str(int(d)) if d == d.to_integral_value() else str(d.normalize())
 
 
 def _round_of(text: str) -> int | None:

@@ -77,6 +77,12 @@ def test_whole_flow_typed_percentages(tmp_path):
     st = sheet_rows(wb, "排名")
     assert st[0][-1] == "说明" and "场分" in st[0]
     assert st[1][1] == 1 and st[1][2] == 1
+    cross = sheet_rows(wb, "交叉表")
+    assert cross[0][:7] == ("组别", "序号", "选手", "1", "2", "3", "4")
+    one = next(r for r in cross[1:] if r[1] == 1)
+    assert one[3:7] == ("×", "2 (60.00)", "2 (60.00)", "2 (60.00)") and one[7] == 6 and one[9] == 1
+    two = next(r for r in cross[1:] if r[1] == 2)
+    assert two[3] == "0 (40.00)"
     log = sheet_rows(wb, "日志")
     assert [r[1] for r in log[1:]] == ["new", "check", "draw", "rank"]
     assert log[3][3] == "42"

@@ -196,6 +196,18 @@ ROUND_RESULTS = SheetLayout(key="round_results", zh="成绩汇总", en="Round re
     C("penalty_pct", "罚分(%顶分)", "Penalty", "decimal", width=10),
     C("outcome", "结果", "Result", width=8)])
 
+def crosstable_layout(n: int) -> SheetLayout:
+    """交叉表 of a round robin with up to ``n`` entrants: one column per opponent number, each
+    cell "场分 (比赛分%)" of the row's entrant against that opponent."""
+    return SheetLayout(key="crosstable", zh="交叉表", en="Crosstable", landscape=True, columns=[
+        C("group", "组别", "Group", width=12), C("entrant", "序号", "No", "int", width=5),
+        C("entrant_name", "选手", "Entrant", width=18),
+        *[C(f"v{i}", str(i), str(i), width=11) for i in range(1, n + 1)],
+        C("match_points", "场分", "Match points", "decimal", width=6, number_format="0.0"),
+        C("avg", "平均得分率", "Average %", "pct", width=9),
+        C("rank", "名次", "Rank", "int", width=5)])
+
+
 CHECKS = SheetLayout(key="checks", zh="校验", en="Checks", landscape=True, columns=[
     C("severity", "级别", "Severity", width=8), C("where", "位置", "Where", width=16),
     C("message_zh", "问题", "Problem", width=60), C("message_en", "Problem (English)", "Message", width=60)])
@@ -211,9 +223,10 @@ BY_KEY = {s.key: s for s in ALL}
 ROSTERS = {"pairs": ROSTER_PAIRS, "people": ROSTER_PEOPLE}
 #: Canonical sheet order of an event workbook (keys); layouts added by other events may extend it.
 ORDER = ["operations", "settings", "roster", "checks", "draw", "schedule", "boards", "round_scores",
-         "penalties", "round_results", "standings", "final_standings", "awards", "award_receipts",
+         "penalties", "round_results", "standings", "crosstable", "final_standings", "awards", "award_receipts",
          "certificates", "log"]
 KEY_OF_NAME = {n: s.key for s in ALL for n in (s.zh, s.en)}
+KEY_OF_NAME.update({"交叉表": "crosstable", "Crosstable": "crosstable"})
 ORDER.insert(ORDER.index("standings") + 1, "placings")
 
 OUTCOME_ZH = {"W": "胜", "D": "平", "L": "负", "BYE": "轮空", "FW": "对方弃权", "FL": "弃权"}
