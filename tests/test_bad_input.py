@@ -145,7 +145,7 @@ def test_bad_setting_value_names_cell(tmp_path):
     book = openpyxl.load_workbook(wb)
     ws = book["规程"]
     for row in ws.iter_rows(min_row=2):
-        if row[0].value == "groups[0].stages[0].format.max_rounds":
+        if row[0].value == "groups[*].stages[0].format.max_rounds":
             row[2].value = "七"
             cell = f"C{row[0].row}"
     book.save(wb)
@@ -280,10 +280,10 @@ def test_eight_digit_dates(tmp_path):
 def test_nonsense_settings_refused_with_cell(tmp_path):
     import openpyxl
     for key, value, needle in [
-            ("groups[0].stages[0].scoring.bands.bands[0].min_pct", 40, "从高到低"),
-            ("groups[0].stages[0].format.boards_per_round", 0, "greater than or equal"),
-            ("groups[0].stages[0].format.boards_per_round", 4, "少于规程要求"),
-            ("groups[0].stages[0].tie_breaks.criteria", "场分, 抽签, foo", "foo")]:
+            ("groups[*].stages[0].scoring.bands.bands[0].min_pct", 40, "从高到低"),
+            ("groups[*].stages[0].format.boards_per_round", 0, "greater than or equal"),
+            ("groups[*].stages[0].format.boards_per_round", 4, "少于规程要求"),
+            ("groups[*].stages[0].tie_breaks.criteria", "场分, 抽签, foo", "foo")]:
         wb = new_event(tmp_path / f"e{abs(hash(key + str(value)))}.xlsx")
         four_pairs(wb)
         book = openpyxl.load_workbook(wb)
@@ -301,7 +301,7 @@ def test_chinese_criteria_names_accepted(tmp_path):
     four_pairs(wb)
     book = openpyxl.load_workbook(wb)
     for row in book["规程"].iter_rows(min_row=2):
-        if row[0].value == "groups[0].stages[0].tie_breaks.criteria":
+        if row[0].value == "groups[*].stages[0].tie_breaks.criteria":
             row[2].value = "场分，级差，抽签"
     book.save(wb)
     assert run("draw", wb, "--seed", 1).exit_code == 0

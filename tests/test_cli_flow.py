@@ -33,9 +33,9 @@ def test_new_writes_chinese_workbook(tmp_path):
     assert header[:4] == ["组别", "序号", "选手1", "性别1"]
     assert "RosterTable" in book["报名"].tables or book["报名"].tables
     settings = {r[0]: r for r in book["规程"].iter_rows(values_only=True)}
-    assert settings["groups[0].stages[0].format.max_rounds"][2] == 7
-    assert settings["groups[0].stages[0].scoring.bye.score_pct"][2] == 51
-    assert settings["groups[0].stages[0].scoring.bye.score_pct"][3] == "八（二）（三）"
+    assert settings["groups[*].stages[0].format.max_rounds"][2] == 7
+    assert settings["groups[*].stages[0].scoring.bye.score_pct"][2] == 51
+    assert settings["groups[*].stages[0].scoring.bye.score_pct"][3] == "八（二）（三）"
     # dropdowns on the group column, frozen header, A4 print setup on generated sheets later
     dvs = book["报名"].data_validations.dataValidation
     assert any("男子双人赛" in (dv.formula1 or "") for dv in dvs)

@@ -43,17 +43,21 @@ def test_settings_sheet_changes_the_rule(tmp_path):
     wb = new_event(tmp_path / "e.xlsx")
     book = openpyxl.load_workbook(wb)
     ws = book["规程"]
+    keys = [row[0].value for row in ws.iter_rows(min_row=2)]
+    # settings shared by the three groups appear once, as groups[*]
+    assert "groups[*].stages[0].scoring.bye.score_pct" in keys
+    assert "groups[0].stages[0].scoring.bye.score_pct" not in keys
     for row in ws.iter_rows(min_row=2):
-        if row[0].value == "groups[0].stages[0].scoring.bye.score_pct":
+        if row[0].value == "groups[*].stages[0].scoring.bye.score_pct":
             row[2].value = 50
-        if row[0].value == "groups[0].stages[0].tie_breaks.criteria":
+        if row[0].value == "groups[*].stages[0].tie_breaks.criteria":
             row[2].value = "match_points, level_diff, lots"
+    # one group overridden by a row typed below
+    ws.append(["groups[2].stages[0].scoring.bye.score_pct", "混合 轮空", 52, "", ""])
     book.save(wb)
     reg = regulation_from_sheet(OpenpyxlPort(wb))
-    men = reg.groups[0].stages[0]
-    assert men.scoring.bye.score_pct == 50
-    assert men.tie_breaks.criteria == ["match_points", "level_diff", "lots"]
-    assert reg.groups[1].stages[0].scoring.bye.score_pct == 51
+    assert [g.stages[0].scoring.bye.score_pct for g in reg.groups] == [50, 50, 52]
+    assert reg.groups[1].stages[0].tie_breaks.criteria == ["match_points", "level_diff", "lots"]
 
 
 def test_unknown_setting_named(tmp_path):

@@ -138,20 +138,71 @@ def settings_rows(reg: Regulation) -> list[list[Any]]:
     for k, v in data.items():
         if k in SKIP or k in ("id", "title_en", "language"):
             continue
+        start = len(rows)
         walk(v, [k], None, None)
+        if k == "groups" and len(v) > 1:
+            rows[start:] = _share_group_rows(rows[start:], len(v))
     for n in reg.notes:
         rows.append(["", "", "", "", n])
     return rows
 
 
-PATH_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+GROUP_ROW = re.compile(r"^groups\[(\d+)\]\.(.*)$")
+
+
+def _share_group_rows(rows: list[list], n_groups: int) -> list[list]:
+    """Settings equal in every group are shown once, as ``groups[*]…`` (各组); the rest stay
+    per group. A row ``groups[2]…`` typed below a ``groups[*]`` row overrides that group only."""
+    by_suffix: dict[str, dict[int, list]] = {}
+    order: list[str] = []
+    for r in rows:
+        m = GROUP_ROW.match(str(r[0]))
+        if not m:
+            continue
+        suffix = m[2]
+        if suffix not in by_suffix:
+            order.append(suffix)
+        by_suffix.setdefault(suffix, {})[int(m[1])] = r
+    shared = {sfx for sfx, per in by_suffix.items()
+              if len(per) == n_groups and len({(repr(x[2]), x[3]) for x in per.values()}) == 1
+              and not sfx.startswith(("id", "name_zh", "name_en", "gender", "entrant",
+                                      "event_date", "clause"))}
+    out = [r for r in rows if not (GROUP_ROW.match(str(r[0])) and
+                                   GROUP_ROW.match(str(r[0]))[2] in shared)]
+    first = True
+    for sfx in order:
+        if sfx not in shared:
+            continue
+        r = list(by_suffix[sfx][0])
+        r[0] = f"groups[*].{sfx}"
+        r[1] = "各组 › " + r[1].split(" › ", 1)[-1]
+        if first:
+            r[4] = ("以下为各组共用的设置（groups[*]）；如需单独修改某一组，可在下方另加一行，"
+                    "把 * 换成组号（0 起），例如 groups[2]…" + ("；" + r[4] if r[4] else ""))
+            first = False
+        out.append(r)
+    return out
+
+
+PATH_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(\d+|\*)\]")
 
 
 def _parse_path(text: str) -> list:
     out = []
     for name, idx in PATH_RE.findall(text):
-        out.append(int(idx) if idx else name)
+        out.append((idx if idx == "*" else int(idx)) if idx else name)
     return out
+
+
+def _targets(data, path: list) -> list[list]:
+    """Concrete paths of ``path`` (``*`` stands for every index of that list)."""
+    if "*" not in path:
+        return [path]
+    i = path.index("*")
+    node = data
+    for p in path[:i]:
+        node = node[p]
+    return [t for k in range(len(node)) for t in _targets(data, path[:i] + [k] + path[i + 1:])]
 
 
 def _value(raw: Any, old: Any) -> Any:
@@ -198,17 +249,19 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
     except RuleError as exc:
         raise InputError(exc.zh, exc.en, sheet=sheet, cell=f"C{prow}") from exc
     data = base.model_dump(mode="json")
-    for key, (raw, row) in values.items():
-        path = _parse_path(key)
-        node = data
+    # rows apply in sheet order: a groups[2]… row below groups[*]… overrides that group
+    for key, (raw, row) in sorted(values.items(), key=lambda kv: kv[1][1]):
         try:
-            for p in path[:-1]:
-                node = node[p]
-            old = node[path[-1]]
+            targets = _targets(data, _parse_path(key))
+            for path in targets:
+                node = data
+                for p in path[:-1]:
+                    node = node[p]
+                old = node[path[-1]]
+                node[path[-1]] = _value(raw, old)
         except (KeyError, IndexError, TypeError):
             raise InputError(f"未知的设置项“{key}”", f"unknown setting {key!r}", sheet=sheet,
                              cell=f"A{row}") from None
-        node[path[-1]] = _value(raw, old)
     try:
         return Regulation.model_validate(data)
     except ValidationError as exc:
@@ -216,7 +269,8 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
         for err in exc.errors():
             path = _data_path(data, err["loc"])
             key = _path_text(path)
-            row = values.get(key, (None, None))[1]
+            row = values.get(key, (None, None))[1] or values.get(
+                re.sub(r"^groups\[\d+\]", "groups[*]", key), (None, None))[1]
             errors.append(InputError(
                 f"设置项“{key}”的值无效：{err['msg']}", f"setting {key!r} is invalid: {err['msg']}",
                 sheet=sheet, cell=f"C{row}" if row else None))
