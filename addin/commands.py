@@ -70,13 +70,17 @@ def _position(layout: L.SheetLayout, port: WorkbookPort) -> int | None:
 
 def write_generated(port: WorkbookPort, layout: L.SheetLayout, rows: list[list], lang: str,
                     *, extra_headers: list[tuple[str, str]] | None = None,
-                    position: int | None = None, title: str | None = None) -> None:
+                    position: int | None = None, title: str | None = None,
+                    break_on: tuple[int, ...] = ()) -> None:
     """Rebuild a generated sheet whole: header (plus extra columns) and rows. ``title`` (the
     event's name) heads every printed page."""
     header = layout.headers(lang)
     fmt = layout.sheet_format(lang=lang)
     if fmt.print_setup is not None:
         fmt.print_setup.title = title or TITLE.get("text")
+        if break_on:  # a printed page per value of these columns (e.g. group and round)
+            keys = [tuple(r[i] for i in break_on) for r in rows]
+            fmt.page_breaks = [i + 1 for i in range(1, len(keys)) if keys[i] != keys[i - 1]]
     if extra_headers:
         # extra columns are inserted before the last layout column (说明 stays last)
         header = header[:-1] + [zh if lang == "zh" else en for zh, en in extra_headers] + header[-1:]
@@ -401,7 +405,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
         raise InputErrors([InputError("报名表为空，无法抽签", "the roster is empty; nothing to draw",
                                       sheet=_name(L.ROSTER_PAIRS, port, lang))])
     write_generated(port, L.DRAW, draw_rows, lang)
-    write_generated(port, L.SCHEDULE, sched_rows, lang)
+    write_generated(port, L.SCHEDULE, sched_rows, lang, break_on=(0, 1))
     added = _append_board_rows(port, ev, groups, lang)
     result = CommandResult(
         "draw", f"抽签编排完成：{len(groups)} 个组别，{len(sched_rows)} 桌次，成绩表新增 {added} 行",

@@ -336,3 +336,7 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
         ws.add_table(t)
     if fmt.hidden:
         ws.sheet_state = "hidden"
+    if fmt.page_breaks:
+        from openpyxl.worksheet.pagebreak import Break
+        for r in fmt.page_breaks:
+            ws.row_breaks.append(Break(id=r))

@@ -59,6 +59,7 @@ class SheetFormat(BaseModel):
     table_name: str | None = None  # make the data an Excel table (ListObject) of that name
     hidden: bool = False
     text_columns: list[int] = Field(default_factory=list)  # columns stored as text ("@")
+    page_breaks: list[int] = Field(default_factory=list)  # print a new page after these rows
 
 
 @runtime_checkable
