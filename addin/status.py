@@ -130,7 +130,7 @@ def _team_status(port: WorkbookPort) -> tuple[str, str]:
     first = stages[0]
     if not ev.started(first):
         from bianpai.addin.team_eligibility import team_eligibility_findings  # noqa: PLC0415
-        found = team_eligibility_findings(ev)
+        found = [("error", e) for e in TM.field_size_errors(ev)] + team_eligibility_findings(ev)
         errors = [e for sev, e in found if sev == "error"]
         warnings = [e for sev, e in found if sev == "warning"]
         if errors:

@@ -547,6 +547,16 @@ def _read_fines(ev: TeamEvent) -> None:
             continue
         rules = {f.name_zh: f for f in getattr(st.scoring, "fines", [])}
         rules.update({f.name_en: f for f in getattr(st.scoring, "fines", []) if f.name_en})
+        if ev.teams and int(rec["team"]) not in ev.teams:
+            ev.errors.append(InputError(f"队号 {rec['team']} 不在抽签中", f"team {rec['team']} is not in the draw",
+                                        sheet=sheet, cell=cell_of(df, row, "team")))
+            continue
+        total = ev.total_rounds(st)
+        if rec["round"] is not None and not 1 <= rec["round"] <= total:
+            ev.errors.append(InputError(f"{ev.stage_name(st)}共 {total} 轮，轮次 {rec['round']} 无效",
+                                        f"{st.name_en or st.id} has {total} rounds; got {rec['round']}",
+                                        sheet=sheet, cell=cell_of(df, row, "round")))
+            continue
         amount = rec["vp"]
         rule = rules.get(rec["reason"]) if rec["reason"] else None
         if rec["reason"] and rule is None and rules:
@@ -579,13 +589,28 @@ def _read_fines(ev: TeamEvent) -> None:
 
 # ------------------------------------------------------------------------------ check
 
+def field_size_errors(ev: TeamEvent) -> list[InputError]:
+    """A field too small for the stage structure (e.g. an 8-team knockout plus a consolation
+    Swiss) is refused before the first draw, not discovered at 进入下一阶段."""
+    need = ev.group.min_entries
+    n = len(ev.roster)
+    if not need or n == 0 or n >= need:
+        return []
+    why = f"（{ev.group.min_entries_note}）" if ev.group.min_entries_note else ""
+    return [InputError(f"本规程的赛制至少需要 {need} 队{why}，现报名 {n} 队；请在“规程”表修改赛制"
+                       f"或 groups[0].min_entries 后再编排",
+                       f"this format needs at least {need} teams; {n} entered",
+                       sheet=T.TEAM_ROSTER.zh)]
+
+
 def team_check(port: WorkbookPort):
     """Check the team roster (structure, and the regulation's eligibility rules on every person of
     报名/队员) and every typed sheet; write 校验 (severity, sheet!cell, zh, en). Errors block the
     first draw; warnings block it until accepted with a reason (``accept_warnings``)."""
     c = _cmd()
     ev = load_team_event(port)
-    problems = [("error", e) for e in ev.errors] + team_eligibility_findings(ev)
+    problems = [("error", e) for e in ev.errors + field_size_errors(ev)] + \
+        team_eligibility_findings(ev)
     rows = c._finding_rows(problems, ev.lang)
     if not rows:
         rows = [["通过" if ev.lang == "zh" else "ok", "", "未发现问题", "no problems found"]]
@@ -845,7 +870,8 @@ def team_draw(port: WorkbookPort, *, seed: int | None = None,
         raise InputErrors(ev.errors)
     warnings: list[InputError] = []
     if not ev.started(ev.group.stages[0]):
-        warnings = c.gate_roster([], team_eligibility_findings(ev), accept_warnings)
+        warnings = c.gate_roster(field_size_errors(ev), team_eligibility_findings(ev),
+                                 accept_warnings)
     seed = c.new_seed() if seed is None else int(seed)
     errs: list[InputError] = []
     new_rows: list[dict] = []

@@ -561,8 +561,12 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
             continue
         n_places = block.places_for(n_entries)
         step = block.places_by_entries.step_for(n_entries) if block.places_by_entries else None
-        msg = (f"组别「{label}」参赛 {n_entries}，录取前 {n_places} 名 / group {label!r}: "
-               f"{n_entries} entries, {n_places} places")
+        if n_places == 0 and block.merit_split:
+            msg = (f"组别「{label}」参赛 {n_entries}，不设名次奖，按比例评优胜奖/优秀奖 / group "
+                   f"{label!r}: {n_entries} entries, no place prizes, merit split only")
+        else:
+            msg = (f"组别「{label}」参赛 {n_entries}，录取前 {n_places} 名 / group {label!r}: "
+                   f"{n_entries} entries, {n_places} places")
         if step is not None and step.note:
             msg += f"（注：{step.note}）"
         log.append(msg)

@@ -54,8 +54,8 @@ class SwissFormat(Strict):
     """
 
     kind: Literal["swiss"] = "swiss"
-    rounds: int
-    boards_per_round: int
+    rounds: int = Field(ge=1)
+    boards_per_round: int = Field(ge=1)
     round1: Literal["by_number", "by_score"] = "by_number"
     same_unit_first: bool = True
     bye_vp: Decimal = Decimal("12")
@@ -77,8 +77,8 @@ class KnockoutFormat(Strict):
 
     kind: Literal["knockout"] = "knockout"
     bracket: Literal[8] = 8
-    boards: int = 16
-    sessions: int = 2
+    boards: int = Field(16, ge=1)
+    sessions: int = Field(2, ge=1)
     third_place: bool = True
     tie_breaks: list[str] = Field(default_factory=lambda: ["stage_place"])
     home: Literal["better_stage_place"] = "better_stage_place"
@@ -109,7 +109,7 @@ class BridgeTeamsVpScoring(Strict):
 
     kind: Literal["bridge_teams_vp"] = "bridge_teams_vp"
     scale: Literal["wbf2013_20vp"] = "wbf2013_20vp"
-    boards: int | None = None
+    boards: int | None = Field(None, ge=1)
     imp_entry: Literal["per_match", "per_board", "either"] = "either"
     fines: list[FineRule] = Field(default_factory=list)
     clause: str | None = None
@@ -216,6 +216,9 @@ class Group(Strict):
     gender: Literal["male", "female", "mixed", "any"] = "any"
     stages: list[Stage] = Field(default_factory=list)
     event_date: date | None = None  # first day of this group's play, when it differs
+    # the fewest entries the stage structure can be played with (checked before the first draw)
+    min_entries: int | None = Field(None, ge=2)
+    min_entries_note: str | None = None
     final_ranking: list[FinalRankPart] | None = None
     clause: str | None = None
 

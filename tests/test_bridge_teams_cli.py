@@ -34,12 +34,17 @@ def digest(path: Path) -> str:
 
 
 def new_event(tmp_path: Path, preset: str, n: int = 20, *, numbers: bool = False,
-              units: bool = True) -> Path:
+              units: bool = True, min_entries: int | None = 2) -> Path:
     """A new workbook with ``n`` teams of 4 players in 报名 and every player's details in 队员
-    (men born 1960-01-01: inside both regulations' age rules)."""
+    (men born 1960-01-01: inside both regulations' age rules). ``min_entries`` is written into
+    the 规程 sheet (small fields test one stage; None keeps the preset's minimum)."""
     wb = tmp_path / "event.xlsx"
     cli("new", preset, "-o", wb)
     book = openpyxl.load_workbook(wb)
+    if min_entries is not None:
+        for row in book["规程"].iter_rows(min_row=2):
+            if row[0].value == "groups[0].min_entries":
+                row[2].value = min_entries
     ws = book["报名"]
     people = book["队员"]
     for i in range(n):
@@ -327,6 +332,12 @@ def test_otog_flow_final_round_robin_and_consolation(tmp_path):
 
 
 # the demos (every stage, then the awards): tests/test_bridge_teams_awards.py
+
+
+def test_field_too_small_for_the_format_is_refused_before_the_draw(tmp_path):
+    wb = new_event(tmp_path, FUJIAN, n=9, min_entries=None)
+    code, out = cli("draw", wb, "--seed", 1, ok=False)
+    assert code == 2 and "至少需要 12 队" in " ".join(out.split())
 
 
 def test_odd_field_bye_gets_the_bye_vp(tmp_path):
