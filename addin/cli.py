@@ -239,16 +239,21 @@ def _print_standings(data: dict) -> None:
         if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
             continue
         t = Table(title=str(group), show_lines=False)
-        fixed = [("rank", "名次"), ("number", "序号"), ("name", "选手")]
+        team = "team" in rows[0]
+        fixed = [("rank", "名次"), ("team" if team else "number", "队号" if team else "序号"),
+                 ("name", "队名" if team else "选手")]
         # the main score and the first tie-break fit a terminal; the 排名 sheet has them all
         crit = [k for k in rows[0] if k in CRITERIA and k != "lots"][:2]
+        if team:
+            fixed += [(k, title) for k, title in (("carry_over", "带分"), ("total", "总VP"))
+                      if k in rows[0]]
         for _, title in fixed:
             t.add_column(title, no_wrap=True)
         for k in crit:
             t.add_column(CRITERIA[k].label_zh, justify="right", no_wrap=True)
         t.add_column("说明", ratio=1)
         for r in rows:
-            t.add_row(*[str(r.get(k, "")) for k, _ in fixed],
+            t.add_row(*["" if r.get(k) is None else str(r[k]) for k, _ in fixed],
                       *["" if r.get(k) is None else str(r[k]) for k in crit],
                       r.get("explanation", ""))
         console.print(t)
