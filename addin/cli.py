@@ -99,10 +99,12 @@ def new(preset: str = typer.Argument("shenzhen-guandan-pairs-2023", help="规程
             from bianpai.addin.fronts import new_macro_workbook
             res = new_macro_workbook(reg, out, lang=lang)
             console.print(f"[green]✓[/] {res.summary_zh}（带按钮 / with buttons）→ {out}")
+            console.print(f"  [dim]{res.summary_en}[/]")
             return
         port = OpenpyxlPort(out, create=True, command="new")
         res = commands.build_workbook(port, reg, lang=lang)
         console.print(f"[green]✓[/] {res.summary_zh} → {out}")
+        console.print(f"  [dim]{res.summary_en}[/]")
     _run(go)
 
 
@@ -155,6 +157,7 @@ def draw(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed", help
         res = _command("draw", workbook, out, seed=seed, redraw=redraw,
                        accept_warnings=accept_warnings)
         console.print(f"[green]✓[/] {res.summary_zh}（随机种子 {res.seed}）")
+        console.print(f"  [dim]{res.summary_en}[/]")
         _print_status(res)
     _run(go)
 
@@ -172,6 +175,7 @@ def rank(workbook: Path, round: Optional[int] = typer.Option(None, "--round", he
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1) + "\n")
         else:
             console.print(f"[green]✓[/] {res.summary_zh}")
+            console.print(f"  [dim]{res.summary_en}[/]")
             _print_standings(res.data)
             _print_status(res)
     _run(go)
@@ -188,6 +192,7 @@ def awards(workbook: Path, as_json: bool = typer.Option(False, "--json"),
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1, default=str) + "\n")
         else:
             console.print(f"[green]✓[/] {res.summary_zh}")
+            console.print(f"  [dim]{res.summary_en}[/]")
             _print_status(res)
     _run(go)
 
@@ -201,6 +206,7 @@ def advance(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed",
     def go():
         res = _command("advance", workbook, out, seed=seed)
         console.print(f"[green]✓[/] {res.summary_zh}")
+        console.print(f"  [dim]{res.summary_en}[/]")
         _print_status(res)
     _run(go)
 

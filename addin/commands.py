@@ -876,11 +876,14 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
         missing_all += [f"{g.name_zh}{m}" for m in gr.missing
                         if upto_round is None or _round_of(m) is None or _round_of(m) <= upto_round]
     # the chain's columns replace the layout's: header + one column per criterion before 说明
+    old = find_sheet(port, L.STANDINGS)
+    before = _places(port.read_values(old)[1:]) if old else None
     write_generated(port, L.STANDINGS, stand_rows, lang, extra_headers=chain_labels)
     write_generated(port, L.ROUND_RESULTS, rr_rows, lang)
     if cross_rows:
         write_generated(port, L.crosstable_layout(cross_n), cross_rows, lang)
-    stale = invalidate_awards(port, lang)
+    # award sheets built from another ranking are emptied (an unchanged ranking keeps them)
+    stale = before != _places(stand_rows) and invalidate_awards(port, lang)
     any_result = any(gr.results["complete"].any() for gr in groups.values() if len(gr.results))
     if not any_result:
         state = "尚未录入任何成绩，名次仅由抽签决定 / no result entered yet"
@@ -923,6 +926,11 @@ def crosstable_rows(gr: GroupResults, table: list[dict], gname: str, width: int)
 def _num(v) -> str:
     d = Decimal(str(v))
     return str(int(d)) if d == d.to_integral_value() else str(d.normalize())
+
+
+def _places(rows) -> list[tuple]:
+    """(group, place, entrant name, unit) of standings rows: what the award sheets depend on."""
+    return [(r[0], None if r[1] is None else int(r[1]), r[3], r[4]) for r in rows if r and r[0]]
 
 
 def _round_of(text: str) -> int | None:

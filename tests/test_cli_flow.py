@@ -260,3 +260,23 @@ def test_future_byes_do_not_score_mid_event(tmp_path):
     # after round 1 only: the winner 2, the loser 0, the round-1 bye 1.5, nothing from later byes
     assert sorted(played.values()) == [0, 1.5, 2]
     assert played[bye1] == 1.5
+
+
+def test_a_changed_ranking_empties_the_award_sheets(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    sched = sheet_rows(wb, "对阵")
+
+    def typed(winner):
+        return [[r[0], r[1], r[2], r[3], r[5], 60 if r[3] == winner else 40 if r[5] == winner else 50,
+                 40 if r[3] == winner else 60 if r[5] == winner else 50, None, None] for r in sched[1:]]
+    fill(wb, "轮成绩", typed(1))
+    assert run("rank", wb).exit_code == 0 and run("awards", wb).exit_code == 0
+    assert len(sheet_rows(wb, "奖励")) > 1
+    assert run("rank", wb).exit_code == 0  # same ranking: the award sheets stay
+    assert len(sheet_rows(wb, "奖励")) > 1
+    fill(wb, "轮成绩", typed(2))
+    res = run("rank", wb)
+    assert "旧的奖励表已清空" in res.output
+    assert sheet_rows(wb, "奖励")[1:] == [] and sheet_rows(wb, "证书")[1:] == []
