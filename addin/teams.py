@@ -38,7 +38,7 @@ from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet, write_settings_sheet
-from bianpai.workbooks.tables import cell_of, find_sheet, read_table
+from bianpai.workbooks.tables import records, cell_of, find_sheet, read_table
 
 __all__ = ["is_team_regulation", "is_team_workbook", "build_team_workbook", "team_check", "team_draw",
            "team_advance", "team_rank", "load_team_event"]
@@ -52,12 +52,6 @@ def _cmd():
     # imported lazily: commands dispatches to this module
     from bianpai.addin import commands
     return commands
-
-
-def _rows(df: pd.DataFrame):
-    """``(excel_row, record dict)`` pairs; unlike ``iterrows`` this keeps ``None`` as None
-    (pandas 3 infers a string dtype for a row Series and turns None into NaN)."""
-    return zip(df.index, df.to_dict("records"))
 
 
 # ------------------------------------------------------------------------------ detection
@@ -309,7 +303,7 @@ def _roster_checks(ev: TeamEvent) -> None:
     names: dict[str, int] = {}
     players: dict[str, int] = {}
     numbers: dict[int, int] = {}
-    for row, rec in _rows(r):
+    for row, rec in records(r):
         if rec["name"] in names:
             ev.errors.append(InputError(f"队名“{rec['name']}”重复（另见第{names[rec['name']]}行）",
                                         f"team name {rec['name']!r} repeated (see row "
@@ -352,7 +346,7 @@ def _read_schedule(ev: TeamEvent) -> pd.DataFrame:
     df = read_table(ev.port, T.TEAM_SCHEDULE, errors=ev.errors)
     sheet = df.attrs.get("sheet", T.TEAM_SCHEDULE.zh)
     rows = []
-    for row, rec in _rows(df):
+    for row, rec in records(df):
         st = ev.stage_of(rec["stage"], sheet=sheet, cell=cell_of(df, row, "stage"))
         if st is None or rec["round"] is None or rec["table"] is None or rec["home"] is None:
             continue
@@ -372,7 +366,7 @@ def _read_entries(ev: TeamEvent) -> pd.DataFrame:
     df = read_table(ev.port, T.CARRY, errors=ev.errors)
     sheet = df.attrs.get("sheet", T.CARRY.zh)
     rows = []
-    for row, rec in _rows(df):
+    for row, rec in records(df):
         st = ev.stage_of(rec["stage"], sheet=sheet, cell=cell_of(df, row, "stage"))
         src = ev.stage_of(rec["from_stage"], sheet=sheet, cell=cell_of(df, row, "from_stage"))
         if st is None or src is None or rec["team"] is None:
@@ -394,7 +388,7 @@ def _read_results(ev: TeamEvent) -> None:
     typed: dict[tuple, tuple[int, int, str, int]] = {}
     res = read_table(ev.port, T.TEAM_RESULTS, required=False, errors=ev.errors)
     sheet = res.attrs.get("sheet", T.TEAM_RESULTS.zh)
-    for row, rec in _rows(res):
+    for row, rec in records(res):
         if rec["stage"] is None or rec["round"] is None or rec["table"] is None:
             continue
         st = ev.stage_of(rec["stage"], sheet=sheet, cell=cell_of(res, row, "stage"))
@@ -458,7 +452,7 @@ def _read_results(ev: TeamEvent) -> None:
     boards: dict[tuple, dict[int, tuple]] = {}
     bd = read_table(ev.port, T.TEAM_BOARDS, required=False, errors=ev.errors)
     bsheet = bd.attrs.get("sheet", T.TEAM_BOARDS.zh)
-    for row, rec in _rows(bd):
+    for row, rec in records(bd):
         if rec["stage"] is None or rec["round"] is None or rec["table"] is None \
                 or rec["board"] is None:
             continue
@@ -534,7 +528,7 @@ def _is_playoff(match) -> bool:
 def _read_fines(ev: TeamEvent) -> None:
     df = read_table(ev.port, T.TEAM_FINES, required=False, errors=ev.errors)
     sheet = df.attrs.get("sheet", T.TEAM_FINES.zh)
-    for row, rec in _rows(df):
+    for row, rec in records(df):
         if rec["stage"] is None or rec["team"] is None:
             continue
         st = ev.stage_of(rec["stage"], sheet=sheet, cell=cell_of(df, row, "stage"))
@@ -668,7 +662,7 @@ def _number_teams(ev: TeamEvent, seed: int) -> tuple[list[list], str]:
         random.Random(seed).shuffle(numbers)
         used = str(seed)
     rows = []
-    for num, (row, rec) in zip(numbers, _rows(r)):
+    for num, (row, rec) in zip(numbers, records(r)):
         ev.teams[num] = dict(name=rec["name"], unit=rec["unit"], roster_row=row)
         rows.append([num, rec["name"], rec["unit"], row, used])
     rows.sort(key=lambda x: x[0])
