@@ -1,0 +1,334 @@
+"""The competition core: one data model and one interface behind every format and scoring.
+
+The model follows brackets-manager.js (research/core-anchors.md): event → group (组别) → stage
+(阶段) → pool (小组) → round (轮) → match (场/桌) → game (局/副). Everything a command shows is a
+function of a few plain tables: the stage's entrants, the matches drawn so far and the typed
+results. A **format** answers "what is the next round", "is the stage finished" and "who is
+placed where"; a **scoring** turns a match's typed game rows into match points and the values the
+tie-break chain needs; **progression** rules (in the regulation) join stages.
+
+Nothing here touches a file or Excel. Commands in ``bianpai.addin`` read the workbook once, build
+a :class:`StageState` per stage, and ask the stage's format and scoring; they never branch on the
+sport.
+
+Conventions
+-----------
+* Entrants are pairing numbers (``int``, from 抽签) within one group (组别).
+* A match has two sides (主/客, 南北/东西, 红/黑) or N seats (card games). ``sides[i]`` is the
+  entrant in side/seat group ``i``; ``None`` there is a **bye** (轮空). A slot not known yet (a
+  knockout winner still to come, 待定) is never a ``None`` side: such matches are not drawn yet.
+* Match points and every carried value are ``Decimal``; rounding is half-up (Excel ROUND).
+* Outcome codes per side: ``W`` won, ``D`` drawn, ``L`` lost, ``FW`` won by forfeit, ``FL`` lost by
+  forfeit, ``BYE`` had a bye, ``VOID`` annulled (e.g. a forfeiting team's matches in gouji).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, ClassVar, Iterable, Protocol, runtime_checkable
+
+import pandas as pd
+
+from bianpai.engines.errors import BianpaiError
+
+__all__ = [
+    "StageEntrant", "Match", "MatchResult", "StageState", "NotReady", "Reason",
+    "Format", "Scoring", "FORMATS", "SCORINGS", "register_format", "register_scoring",
+    "format_for", "scoring_for", "entrant_rows", "OUTCOMES",
+]
+
+OUTCOMES = ("W", "D", "L", "FW", "FL", "BYE", "VOID")
+
+
+# ------------------------------------------------------------------------------ data model
+
+@dataclass(frozen=True)
+class StageEntrant:
+    """One entrant of a stage.
+
+    ``number``: pairing number in the group (int). ``pool``: 小组 label (``"A"``) or ``None``.
+    ``seed``: seeding position, 1 = best (a previous stage's place, a typed seed, or the lot),
+    ``None`` when unseeded. ``carry``: points carried in (Decimal, e.g. VP). ``join_round``: the
+    stage round at which it enters (1 = from the start). ``unit``: 地市/单位 (for same-unit rules).
+    ``rating``: a rating or ranking score when the format orders by it. ``withdrawn_after``: the
+    last round it plays (退赛), ``None`` if it plays on.
+    """
+
+    number: int
+    pool: str | None = None
+    seed: int | None = None
+    carry: Decimal = Decimal("0")
+    join_round: int = 1
+    unit: str | None = None
+    rating: Decimal | None = None
+    withdrawn_after: int | None = None
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match (场/桌) of a round.
+
+    ``round``: stage round, from 1. ``table``: table/match number within (pool, round), from 1;
+    byes get the numbers after the real tables. ``sides``: entrant numbers in side order (side 0 is
+    主队/南北/先手/红方); ``None`` is a bye. ``pool``: 小组 or ``None``. ``label``: the format's name
+    of the match (``"A1vsA2"``, ``"QF1"``, ``"第2轮第3场"``) or ``None``.
+    """
+
+    round: int
+    table: int
+    sides: tuple[int | None, ...]
+    pool: str | None = None
+    label: str | None = None
+
+    @property
+    def key(self) -> tuple[str | None, int, int]:
+        """``(pool, round, table)``: the key results are typed against."""
+        return (self.pool, self.round, self.table)
+
+    @property
+    def is_bye(self) -> bool:
+        return any(s is None for s in self.sides)
+
+    @property
+    def entrants(self) -> list[int]:
+        return [s for s in self.sides if s is not None]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A scored match: what the scoring made of the typed rows of one :class:`Match`.
+
+    ``points``: match points per side (场分, VP …; Decimal). ``outcome``: one code of
+    :data:`OUTCOMES` per side. ``values``: further per-side values the tie-break chain reads,
+    by criterion column name (e.g. ``{"game_points": (5, -5)}``); each tuple has one entry per
+    side. ``note``: why the result is what it is when it is not a plain played match (forfeit,
+    annulment …), Chinese and English.
+    """
+
+    match: Match
+    points: tuple[Decimal, ...]
+    outcome: tuple[str, ...]
+    values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    note_zh: str = ""
+    note_en: str = ""
+
+    @property
+    def winner(self) -> int | None:
+        """The side's entrant that won (``W``/``FW``/``BYE``), ``None`` for a draw/void."""
+        for s, o in zip(self.match.sides, self.outcome):
+            if o in ("W", "FW") or (o == "BYE" and s is not None):
+                return s
+        return None
+
+    @property
+    def loser(self) -> int | None:
+        for s, o in zip(self.match.sides, self.outcome):
+            if o in ("L", "FL") and s is not None:
+                return s
+        return None
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a round cannot be drawn (or a stage is not finished): a code, Chinese and English
+    text, and the sheet cells involved when known (``"成绩!F12"``)."""
+
+    code: str
+    zh: str
+    en: str
+    cells: tuple[str, ...] = ()
+
+
+class NotReady(BianpaiError):
+    """``Format.next_round`` cannot draw yet; ``reasons`` say why (missing results …)."""
+
+    def __init__(self, reasons: Iterable[Reason]):
+        self.reasons = list(reasons)
+        zh = "；".join(r.zh for r in self.reasons) or "尚不能编排下一轮"
+        en = "; ".join(r.en for r in self.reasons) or "the next round cannot be drawn yet"
+        super().__init__(zh, en)
+
+
+@dataclass
+class StageState:
+    """Everything a format may look at: plain, already validated values.
+
+    ``entrants``: the stage's entrants (all pools). ``matches``: every match drawn so far, in
+    round order (the 对阵 record, including an arbiter's hand edits). ``results``: scored matches
+    by :attr:`Match.key` (only complete ones). ``standings``: per pool (``None`` key when no pools)
+    the current ranking as a DataFrame with at least ``rank`` (int) and ``entrant`` (int), ordered,
+    computed by the command with the stage's tie-break chain; the format reads it for 高分对高分
+    pairing and for placings. ``seed``: the stage's random seed (draws, lots).
+    """
+
+    entrants: list[StageEntrant]
+    matches: list[Match] = field(default_factory=list)
+    results: dict[tuple, MatchResult] = field(default_factory=dict)
+    standings: dict[str | None, pd.DataFrame] = field(default_factory=dict)
+    seed: int | None = None
+
+    # -- convenience views
+    def pools(self) -> list[str | None]:
+        seen: list[str | None] = []
+        for e in self.entrants:
+            if e.pool not in seen:
+                seen.append(e.pool)
+        return seen
+
+    def pool_entrants(self, pool: str | None) -> list[StageEntrant]:
+        return [e for e in self.entrants if e.pool == pool]
+
+    def rounds_drawn(self, pool: str | None = ...) -> int:  # type: ignore[assignment]
+        ms = self.matches if pool is ... else [m for m in self.matches if m.pool == pool]
+        return max((m.round for m in ms), default=0)
+
+    def round_matches(self, rnd: int, pool: str | None = ...) -> list[Match]:  # type: ignore
+        return [m for m in self.matches if m.round == rnd and (pool is ... or m.pool == pool)]
+
+    def missing(self, rnd: int | None = None) -> list[Match]:
+        """Drawn non-bye matches (of round ``rnd``, or all) without a complete result."""
+        return [m for m in self.matches if not m.is_bye and m.key not in self.results
+                and (rnd is None or m.round == rnd)]
+
+    def met(self) -> set[frozenset[int]]:
+        """Pairs of entrants that have met in a drawn match of this stage."""
+        out: set[frozenset[int]] = set()
+        for m in self.matches:
+            es = m.entrants
+            for i, a in enumerate(es):
+                for b in es[i + 1:]:
+                    out.add(frozenset((a, b)))
+        return out
+
+
+# ------------------------------------------------------------------------------ interfaces
+
+@runtime_checkable
+class Format(Protocol):
+    """A stage format: data (a pydantic settings model) plus this small engine.
+
+    Implementations are pydantic models with ``kind`` as discriminator (the glossary code name:
+    ``round_robin``, ``fixture_list``, ``swiss``, ``single_elimination``,
+    ``double_elimination``, ``mitchell``) and these methods. They must be pure and deterministic
+    given ``state.seed``/``rng``.
+    """
+
+    kind: str
+    #: side labels, Chinese and English, in side order, e.g. (("主队", "Home"), ("客队", "Away"))
+    side_labels: ClassVar[tuple[tuple[str, str], ...]]
+
+    def total_rounds(self, state: StageState) -> int | None:
+        """Rounds the stage will have (``None`` if it depends on results, e.g. a knockout
+        whose length is known only from its size — return it when it is known)."""
+
+    def next_round(self, state: StageState, rng: random.Random) -> list[Match]:
+        """The matches of the next round (of every pool that can go on). Raises
+        :class:`NotReady` with reasons when the previous round lacks results, and
+        ``RuleError`` when the stage is finished or the field cannot be paired."""
+
+    def finished(self, state: StageState) -> bool:
+        """True when every round is drawn and every match has its result."""
+
+    def placings(self, state: StageState) -> pd.DataFrame:
+        """Final (or current) places of the stage.
+
+        Columns: ``entrant`` (int), ``pool`` (object, None without pools), ``place`` (int, within
+        the pool; equal for shared places), ``decided_by`` (str, Chinese: e.g. "小组排名",
+        "第2轮负"). Round-robin-like formats take ``state.standings`` order; knockouts place by
+        the round lost.
+        """
+
+
+@runtime_checkable
+class Scoring(Protocol):
+    """A scoring rule: typed game rows of a match → :class:`MatchResult`.
+
+    ``kind`` is its discriminator (``gouji_games``, ``bridge_teams_vp`` …). ``game_columns``
+    describes what is typed per game (sheet columns are generated from it); ``match_columns``
+    what may be typed per match instead. ``criteria`` are the names of the
+    :data:`bianpai.engines.standings.CRITERIA` this scoring provides values for.
+    """
+
+    kind: str
+
+    def score(self, match: Match, games: pd.DataFrame, adjustments: pd.DataFrame | None = None
+              ) -> MatchResult:
+        """Score one complete match. ``games``: the typed rows of this match (columns per
+        ``game_columns``); ``adjustments``: typed penalties/decisions for this match (columns
+        ``side`` (int), ``kind`` (str code), ``value`` (Decimal)). Raises ``InputError``
+        (without sheet/cell: the caller adds them) for a result the rules do not allow."""
+
+
+# ------------------------------------------------------------------------------ registries
+
+FORMATS: dict[str, type] = {}
+SCORINGS: dict[str, type] = {}
+#: Chinese and other aliases of the kinds (淘汰赛 → single_elimination …)
+ALIASES: dict[str, str] = {}
+
+
+def register_format(cls: type, *aliases: str) -> type:
+    """Register a format model class under its ``kind`` default (and ``aliases``)."""
+    kind = cls.model_fields["kind"].default  # type: ignore[attr-defined]
+    FORMATS[kind] = cls
+    for a in aliases:
+        ALIASES[a] = kind
+    return cls
+
+
+def register_scoring(cls: type, *aliases: str) -> type:
+    """Register a scoring model class under its ``kind`` default (and ``aliases``)."""
+    kind = cls.model_fields["kind"].default  # type: ignore[attr-defined]
+    SCORINGS[kind] = cls
+    for a in aliases:
+        ALIASES[a] = kind
+    return cls
+
+
+def format_for(kind: str) -> type:
+    """The format class for ``kind`` or a Chinese alias; ``KeyError`` when unknown."""
+    return FORMATS[ALIASES.get(kind, kind)]
+
+
+def scoring_for(kind: str) -> type:
+    """The scoring class for ``kind`` or an alias; ``KeyError`` when unknown."""
+    return SCORINGS[ALIASES.get(kind, kind)]
+
+
+# ------------------------------------------------------------------------------ standings input
+
+def entrant_rows(results: Iterable[MatchResult], entrants: Iterable[int] | None = None
+                 ) -> pd.DataFrame:
+    """Long form of scored matches for :func:`bianpai.engines.standings.rank`.
+
+    One row per entrant and match (byes included, void matches included with
+    ``complete=False`` so they count for nothing). Columns: ``round`` (int), ``pool`` (object),
+    ``table`` (int), ``entrant`` (int), ``opponent`` (Int64; NA for a bye; for N-seat matches the
+    first other entrant), ``opponents`` (tuple of the other entrants), ``side`` (int),
+    ``match_points`` (Decimal), ``outcome`` (str), ``complete`` (bool), plus one column per key
+    of :attr:`MatchResult.values`. ``entrants``: keep only these.
+    """
+    keep = None if entrants is None else {int(e) for e in entrants}
+    rows: list[dict] = []
+    for r in results:
+        m = r.match
+        for i, e in enumerate(m.sides):
+            if e is None or (keep is not None and e not in keep):
+                continue
+            others = tuple(s for s in m.sides if s is not None and s != e)
+            row = {"round": m.round, "pool": m.pool, "table": m.table, "entrant": int(e),
+                   "opponent": others[0] if others else pd.NA, "opponents": others,
+                   "side": i, "match_points": r.points[i], "outcome": r.outcome[i],
+                   "complete": r.outcome[i] != "VOID"}
+            for k, vals in r.values.items():
+                row[k] = vals[i]
+            rows.append(row)
+    cols = ["round", "pool", "table", "entrant", "opponent", "opponents", "side",
+            "match_points", "outcome", "complete"]
+    df = pd.DataFrame(rows)
+    if df.empty:
+        df = pd.DataFrame(columns=cols)
+    df["opponent"] = df["opponent"].astype("Int64")
+    return df
