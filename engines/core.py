@@ -34,7 +34,7 @@ import pandas as pd
 from bianpai.engines.errors import BianpaiError
 
 __all__ = [
-    "StageEntrant", "Match", "MatchResult", "StageState", "NotReady", "Reason",
+    "StageEntrant", "Match", "EntryColumn", "TypedMatch", "MatchResult", "StageState", "NotReady", "Reason",
     "Format", "Scoring", "FORMATS", "SCORINGS", "register_format", "register_scoring",
     "format_for", "scoring_for", "entrant_rows", "OUTCOMES",
 ]
@@ -241,24 +241,80 @@ class Format(Protocol):
         """
 
 
+@dataclass(frozen=True)
+class EntryColumn:
+    """A column the arbiter types, declared by a scoring so sheets are generated from it.
+
+    ``key``: the name ``score`` reads; ``zh``/``en``: header titles; ``kind``: a
+    ``bianpai.workbooks.layouts`` column kind (``text``, ``int``, ``decimal``, ``code``);
+    ``choices``: dropdown values for ``code`` columns; ``side``: the side index the column
+    belongs to (``{side}`` in titles is replaced by the format's side label), or ``None``.
+    """
+
+    key: str
+    zh: str
+    en: str
+    kind: str = "text"
+    choices: tuple[str, ...] | None = None
+    width: float = 8
+    side: int | None = None
+
+
+@dataclass(frozen=True)
+class TypedMatch:
+    """What the arbiter typed for one match, as the command hands it to a scoring.
+
+    ``games``: one row per game (局/副), column ``game`` (int, from 1) plus the scoring's
+    ``game_columns`` keys (values already coerced; ``None`` when empty), in game order; empty
+    when the result was typed per match. ``totals``: the scoring's ``match_columns`` values when
+    typed per match (else empty). ``decision``: a decision code (``判定``) or ``None``.
+    ``penalties``: ``(side, kind, value)`` triples (value in the scoring's unit, positive = a
+    deduction). ``where``: row labels of the typed cells (``"成绩!G9"``) for messages.
+    """
+
+    games: pd.DataFrame
+    totals: dict[str, Any] = field(default_factory=dict)
+    decision: str | None = None
+    penalties: tuple[tuple[int, str, Decimal], ...] = ()
+    where: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        """Nothing typed: no game value, no total, no decision."""
+        has_games = (not self.games.empty and self.games.drop(columns=["game"], errors="ignore")
+                     .notna().any(axis=None))
+        return not has_games and not any(v is not None for v in self.totals.values()) \
+            and self.decision is None
+
+
 @runtime_checkable
 class Scoring(Protocol):
-    """A scoring rule: typed game rows of a match → :class:`MatchResult`.
+    """A scoring rule: what is typed for a match → :class:`MatchResult`.
 
-    ``kind`` is its discriminator (``gouji_games``, ``bridge_teams_vp`` …). ``game_columns``
-    describes what is typed per game (sheet columns are generated from it); ``match_columns``
-    what may be typed per match instead. ``criteria`` are the names of the
-    :data:`bianpai.engines.standings.CRITERIA` this scoring provides values for.
+    ``kind`` is its discriminator (``gouji_games``, ``bridge_teams_vp`` …). Sheets are generated
+    from ``game_columns()`` (typed per game, ``games_per_match()`` rows prepared per match) and
+    ``match_columns()`` (typed per match instead); ``decisions()`` are the codes of the 判定
+    dropdown (forfeits, awarded losses). ``criteria()`` names the registered tie-break criteria
+    whose values this scoring provides (in :attr:`MatchResult.values`).
     """
 
     kind: str
 
-    def score(self, match: Match, games: pd.DataFrame, adjustments: pd.DataFrame | None = None
-              ) -> MatchResult:
-        """Score one complete match. ``games``: the typed rows of this match (columns per
-        ``game_columns``); ``adjustments``: typed penalties/decisions for this match (columns
-        ``side`` (int), ``kind`` (str code), ``value`` (Decimal)). Raises ``InputError``
-        (without sheet/cell: the caller adds them) for a result the rules do not allow."""
+    def game_columns(self) -> list[EntryColumn]: ...
+
+    def match_columns(self) -> list[EntryColumn]: ...
+
+    def games_per_match(self) -> int: ...
+
+    def decisions(self) -> list[str]: ...
+
+    def is_complete(self, typed: TypedMatch) -> bool:
+        """True when ``typed`` holds a whole result (every game, or the totals, or a
+        decision); a partly typed match is incomplete, not an error."""
+
+    def score(self, match: Match, typed: TypedMatch) -> MatchResult:
+        """Score one complete match. Raises ``InputError`` (naming ``typed.where`` cells when
+        it can) for a result the rules do not allow."""
 
 
 # ------------------------------------------------------------------------------ registries
