@@ -141,7 +141,10 @@ def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> 
     """Write the sheets of a new event workbook for ``reg``: 规程, 报名 and the typed entry sheets
     (成绩, 轮成绩, 罚分) with headers, dropdowns and print setup, and 日志. A team regulation
     gets the team workbook (:func:`bianpai.addin.teams.build_team_workbook`)."""
-    from bianpai.addin import teams
+    from bianpai.addin import competition, teams
+    if competition.is_core_regulation(reg):
+        from bianpai.addin.competition_commands import build_core_workbook
+        return build_core_workbook(port, reg, lang=lang)
     if teams.is_team_regulation(reg):
         return teams.build_team_workbook(port, reg, lang=lang)
     lang = lang or reg.language
@@ -291,7 +294,10 @@ def check(port: WorkbookPort) -> CommandResult:
     Unlike the other commands, check writes its findings instead of refusing: 校验 lists every
     problem with its sheet!cell; errors block 抽签编排, warnings do not.
     """
-    from bianpai.addin import teams
+    from bianpai.addin import competition, teams
+    if competition.is_core_workbook(port):
+        from bianpai.addin.competition_commands import core_check
+        return core_check(port)
     if teams.is_team_workbook(port):
         return teams.team_check(port)
     ev = load_event(port)
@@ -335,6 +341,10 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     A team workbook pairs its next round instead (:func:`bianpai.addin.teams.team_draw`).
     """
     from bianpai.addin import teams
+    from bianpai.addin import competition
+    if competition.is_core_workbook(port):
+        from bianpai.addin.competition_commands import core_draw
+        return core_draw(port, seed=seed, accept_warnings=accept_warnings)
     if teams.is_team_workbook(port):
         return teams.team_draw(port, seed=seed, accept_warnings=accept_warnings)
     ev = load_event(port)
@@ -818,6 +828,10 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     lots (logged). Raises ``InputErrors`` for bad results; writes nothing then. A team workbook
     is ranked per stage (:func:`bianpai.addin.teams.team_rank`)."""
     from bianpai.addin import teams
+    from bianpai.addin import competition
+    if competition.is_core_workbook(port):
+        from bianpai.addin.competition_commands import core_rank
+        return core_rank(port, seed=seed, upto_round=upto_round)
     if teams.is_team_workbook(port):
         return teams.team_rank(port, seed=seed, upto_round=upto_round)
     ev = load_event(port)
@@ -1043,7 +1057,10 @@ def awards(port: WorkbookPort) -> CommandResult:
     block (:func:`bianpai.engines.prizes.allocate`) and write 奖励 (flat, for mail merge, with
     totals), 领奖签收表 (amounts in 大写 and a signature column) and 证书. Money in yuan
     (Decimal, shown ¥ with 2 decimals). Raises ``InputErrors`` for a missing ranking."""
-    from bianpai.addin import teams
+    from bianpai.addin import competition, teams
+    if competition.is_core_workbook(port):
+        from bianpai.addin.competition_commands import core_awards
+        return core_awards(port)
     if teams.is_team_workbook(port):
         from bianpai.addin.team_awards import team_awards
         return team_awards(port)
@@ -1109,3 +1126,17 @@ def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
                           for k, v in r.items()} for r in t.to_dict("records")],
               "log": alloc.log, "cancelled": alloc.cancelled})
     return finish(port, result, args or {}, lang)
+
+
+def advance(port: WorkbookPort, *, seed: int | None = None) -> CommandResult:
+    """进入下一阶段: the stages whose sources are finished get their entrants (core events:
+    :func:`bianpai.addin.competition_commands.core_advance`; bridge team events:
+    :func:`bianpai.addin.teams.team_advance`). Raises ``RuleError`` for a single-stage event."""
+    from bianpai.addin import competition, teams
+    if competition.is_core_workbook(port):
+        from bianpai.addin.competition_commands import core_advance
+        return core_advance(port, seed=seed)
+    if teams.is_team_workbook(port):
+        return teams.team_advance(port, seed=seed)
+    raise RuleError("本赛事只有一个阶段，没有“下一阶段”",
+                    "this event has a single stage; there is no next stage")

@@ -70,6 +70,10 @@ def run_demo(preset: str, out: Path, *, seed: int = 2023, console: Console | Non
     A team preset (bridge teams) runs :func:`bianpai.addin.team_demo.run_team_demo` instead."""
     console = console or Console()
     reg = load_preset(preset)
+    from bianpai.addin.competition import is_core_regulation
+    if is_core_regulation(reg):
+        from bianpai.addin.core_demo import run_core_demo
+        return run_core_demo(preset, out, seed=seed, console=console)
     from bianpai.addin.teams import is_team_regulation
     if is_team_regulation(reg):
         from bianpai.addin.team_demo import run_team_demo

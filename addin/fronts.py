@@ -31,7 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "draw": ("bianpai.addin.commands", "draw"),
     "rank": ("bianpai.addin.commands", "rank"),
     "awards": ("bianpai.addin.commands", "awards"),
-    "advance": ("bianpai.addin.teams", "team_advance"),
+    "advance": ("bianpai.addin.commands", "advance"),
 }
 #: Commands taking a random seed (lots); the 操作 sheet's seed cell fills it when not given.
 SEEDED = {"draw", "rank", "advance"}
@@ -150,9 +150,10 @@ def run_command(port: WorkbookPort, name: str, *, snapshots: bool | None = None,
 
     jp = JournalPort(port, command=name, snapshots=snapshots, before_save=[refresh])
     if name == "advance":
+        from bianpai.addin.competition import is_core_workbook  # noqa: PLC0415
         from bianpai.addin.teams import is_team_workbook  # noqa: PLC0415
 
-        if not is_team_workbook(jp):
+        if not (is_team_workbook(jp) or is_core_workbook(jp)):
             raise BianpaiError("本赛事只有一个阶段，没有“下一阶段”",
                                "this event has a single stage; there is no next stage")
     with _front(front_name(port)):
@@ -203,6 +204,7 @@ def new_macro_workbook(reg, out, *, lang: str = "zh") -> Any:
 
     from bianpai.addin import commands  # noqa: PLC0415
     from bianpai.addin.status import write_status  # noqa: PLC0415
+    from bianpai.addin.competition import is_core_regulation  # noqa: PLC0415
     from bianpai.addin.teams import is_team_regulation  # noqa: PLC0415
     from bianpai.workbooks import backups  # noqa: PLC0415
     from bianpai.workbooks.openpyxl_port import OpenpyxlPort  # noqa: PLC0415
@@ -218,7 +220,7 @@ def new_macro_workbook(reg, out, *, lang: str = "zh") -> Any:
         port.write_sheet(OPS_SHEET, [], None, position=0)  # merged into the shell's 操作
         jp = JournalPort(port, command="new", snapshots=False, before_save=[write_status])
         result = commands.build_workbook(jp, reg, lang=lang)
-        built = build_xlsm(sheets, Path(tmp) / "event.xlsm", commands_for(is_team_regulation(reg)))
+        built = build_xlsm(sheets, Path(tmp) / "event.xlsm", commands_for(is_team_regulation(reg) or is_core_regulation(reg)))
         out.parent.mkdir(parents=True, exist_ok=True)
         if out.exists():
             backups.push(out, "new")

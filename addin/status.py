@@ -178,6 +178,46 @@ def _team_status(port: WorkbookPort) -> tuple[str, str]:
     return _finished(port, ev.reg.awards is not None, (T.FINAL, T.TEAM_STANDINGS))
 
 
+def _core_status(port: WorkbookPort) -> tuple[str, str]:
+    from bianpai.addin.competition import load_core_event  # noqa: PLC0415
+
+    ev = load_core_event(port)
+    if ev.roster.empty:
+        return "报名表为空", "请填写报名表，然后点“检查名单”"
+    if ev.errors:
+        where = f"（首处：{ev.errors[0].where}）" if ev.errors[0].where else ""
+        return f"有 {len(ev.errors)} 处错误{where}", "请按“校验”表修改后再操作（点“检查名单”刷新）"
+    states, nexts = [], []
+    for g in ev.reg.groups:
+        gs = ev.groups[g.id]
+        if not (ev.roster["group_id"] == g.id).any():
+            continue
+        if not gs.drawn:
+            states.append(f"{ev.gname(g)}尚未抽签")
+            nexts.append("可以抽签编排")
+            continue
+        for i, s in enumerate(g.stages):
+            if not ev.entered(g, s):
+                if i and ev.finished(g, g.stages[i - 1]):
+                    states.append(f"{ev.gname(g)}{ev.sname(g.stages[i - 1])}已结束")
+                    nexts.append("可以进入下一阶段")
+                break
+            if ev.finished(g, s):
+                continue
+            miss = ev.missing(g, s)
+            if miss:
+                states.append(f"{ev.gname(g)}{ev.sname(s)}缺 {len(miss)} 场成绩")
+                nexts.append("录入成绩后点“抽签编排”编排下一轮")
+            else:
+                states.append(f"{ev.gname(g)}{ev.sname(s)}本轮成绩已录完")
+                nexts.append("可以抽签编排下一轮")
+            break
+    if states:
+        return "；".join(states), nexts[0]
+    from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
+    return _finished(port, ev.reg.awards is not None, (K.FINAL,))
+
+
 def status(port: WorkbookPort) -> tuple[str, str]:
     """``(state_zh, next_zh)`` of the event in ``port``, computed from its sheets.
 
@@ -187,6 +227,9 @@ def status(port: WorkbookPort) -> tuple[str, str]:
     try:
         if find_sheet(port, L.SETTINGS) is None:
             return "缺少“规程”表", "请用 bianpai new 新建赛事工作簿"
+        from bianpai.addin.competition import is_core_workbook  # noqa: PLC0415
+        if is_core_workbook(port):
+            return _core_status(port)
         if is_team_workbook(port):
             return _team_status(port)
         return _pairs_status(port)

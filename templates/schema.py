@@ -150,15 +150,41 @@ class PlaceRange(Strict):
 class EntrantRule(Strict):
     """Who enters a stage from an earlier one: ``places`` of ``from_stage``'s ranking, or the
     ``losers_of`` a knockout round (``QF``/``SF``), entering at ``join_round`` with
-    ``carry_over``."""
+    ``carry_over``.
+
+    Competition-core stages also read: ``per_pool`` (``places`` counted within each pool of
+    ``from_stage``, e.g. 各小组前三名 = places 1–3 per pool), ``remaining`` (the entrants still in
+    a knockout that stopped when K remained) and ``positions`` (how the new stage's numbers 1…n
+    are given: ``lot`` = seeded draw, ``place_order`` = by place, then pool order)."""
 
     from_stage: str
     places: PlaceRange | None = None
     losers_of: Literal["QF", "SF"] | None = None
+    per_pool: bool = False
+    remaining: bool = False
+    positions: Literal["lot", "place_order"] = "lot"
     join_round: int = 1
     carry_over: CarryOver | None = None
     clause: str | None = None
     note: str | None = None
+
+
+class PoolSplit(Strict):
+    """小组: how a stage's entrants are split into ``count`` pools labelled ``labels`` (default
+    A, B, C …). ``method``: ``blocks`` (by pairing number: 1…n/count → A, the next → B …; the
+    numbers themselves come from the lot), ``snake`` (typed seeds snaked into the pools, the
+    rest drawn). Positions in a pool (A1 … A6) follow the number order."""
+
+    count: int = Field(ge=1)
+    labels: list[str] | None = None
+    method: Literal["blocks", "snake"] = "blocks"
+    clause: str | None = None
+    note: str | None = None
+
+    def pool_labels(self) -> list[str]:
+        if self.labels:
+            return list(self.labels)
+        return [chr(ord("A") + i) for i in range(self.count)]
 
 
 class FinalRankPart(Strict):
@@ -202,6 +228,7 @@ class Stage(Strict):
     tie_breaks: TieBreakChain | None = None
     # "all" (the roster) or rules taking entrants from earlier stages
     entrants: str | list[EntrantRule] = "all"
+    pools: PoolSplit | None = None
     clause: str | None = None
     note: str | None = None
 
@@ -216,6 +243,10 @@ class Group(Strict):
     gender: Literal["male", "female", "mixed", "any"] = "any"
     stages: list[Stage] = Field(default_factory=list)
     event_date: date | None = None  # first day of this group's play, when it differs
+    # the field size the 规程 names (七（一）"18支队伍"); the demo plays it, check compares
+    entries: int | None = Field(None, ge=2)
+    # players of one entry at the table (够级: 3 per team); the demo fills this many
+    team_size: int | None = Field(None, ge=1)
     # the fewest entries the stage structure can be played with (checked before the first draw)
     min_entries: int | None = Field(None, ge=2)
     min_entries_note: str | None = None

@@ -1,0 +1,544 @@
+"""The competition core's event: one reading of a workbook for every format and scoring.
+
+:func:`load_core_event` reads the whole workbook once through a
+:class:`~bianpai.workbooks.port.WorkbookPort` (规程, 报名, 抽签, 对阵, 晋级, 成绩, 逐局成绩, 罚分),
+validates every cell (errors collected with sheet!cell) and returns a :class:`CoreEvent`. The
+event answers, per group (组别) and stage (阶段), the :class:`~bianpai.engines.core.StageState` a
+format needs, the scored results, the standings per pool (小组) and the placings. Commands
+(:mod:`bianpai.addin.competition_commands`) never branch on the sport: they ask the stage's
+format and scoring.
+
+State lives in the workbook: 抽签 (numbers, pools), 对阵 (every drawn match, hand edits
+included), 晋级 (who entered a later stage from which place, with the ranking seed), and the
+typed sheets. Everything else is derived on every run.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import pandas as pd
+
+from bianpai.engines import core
+from bianpai.engines.core import Match, MatchResult, StageEntrant, StageState, TypedMatch
+from bianpai.engines.errors import InputError, RuleError
+from bianpai.engines.rounding import q2
+from bianpai.engines.standings import CRITERIA
+from bianpai.engines.standings import rank as rank_engine
+from bianpai.templates.schema import Group, Regulation, Stage
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks import team_layouts as T
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.settings import regulation_from_sheet
+from bianpai.workbooks.tables import cell_of, find_sheet, read_table, records
+
+__all__ = ["is_core_regulation", "is_core_workbook", "CoreEvent", "GroupState",
+           "load_core_event", "layouts_for", "DEFAULT_SIDES"]
+
+DEFAULT_SIDES = (("主队", "Home"), ("客队", "Away"))
+
+
+# ------------------------------------------------------------------------------ detection
+
+def _is_core_stage(stage: Stage) -> bool:
+    return stage.scoring.kind in core.SCORINGS and stage.format.kind in core.FORMATS
+
+
+def is_core_regulation(reg: Regulation) -> bool:
+    """True when the regulation's stages run on the competition core (every stage's format and
+    scoring are registered core pieces)."""
+    stages = [s for g in reg.groups for s in g.stages]
+    return bool(stages) and all(_is_core_stage(s) for s in stages)
+
+
+def is_core_workbook(port: WorkbookPort) -> bool:
+    """True when the workbook's 规程 sheet names a core regulation (False when it cannot be
+    read: the generic command then reports the problem)."""
+    try:
+        return is_core_regulation(regulation_from_sheet(port))
+    except Exception:
+        return False
+
+
+# ------------------------------------------------------------------------------ layouts
+
+@dataclass
+class Layouts:
+    results: Any
+    games: Any
+    standings: Any
+    sides: tuple[tuple[str, str], ...]
+
+
+def layouts_for(reg: Regulation) -> Layouts:
+    """The result-entry and standings layouts of ``reg``: value columns are the union of the
+    stage scorings' entry columns (first declaration of a key wins), criteria columns the union
+    of the stage chains; side titles from the first stage's format."""
+    stages = [s for g in reg.groups for s in g.stages]
+    sides = tuple(getattr(type(stages[0].format), "side_labels", DEFAULT_SIDES)) if stages \
+        else DEFAULT_SIDES
+    mcols, gcols, decisions, crits = [], [], [], []
+    seen_m, seen_g, seen_c = set(), set(), set()
+    for s in stages:
+        sc = s.scoring
+        for c in sc.match_columns():
+            if c.key not in seen_m:
+                seen_m.add(c.key)
+                mcols.append(c)
+        for c in sc.game_columns():
+            if c.key not in seen_g:
+                seen_g.add(c.key)
+                gcols.append(c)
+        for d in sc.decisions():
+            if d not in decisions:
+                decisions.append(d)
+        for name in (s.tie_breaks.criteria if s.tie_breaks else []):
+            if name not in seen_c and name in CRITERIA and name != "lots":
+                seen_c.add(name)
+                c = CRITERIA[name]
+                crits.append((name, c.label_zh, c.label_en))
+    return Layouts(results=K.results_layout(mcols, decisions, list(sides)),
+                   games=K.games_layout(gcols, list(sides)),
+                   standings=K.standings_layout(crits), sides=sides)
+
+
+# ------------------------------------------------------------------------------ the event
+
+@dataclass
+class GroupState:
+    """One group's drawn state: ``teams`` number → dict(name, unit, roster_row, pool,
+    position, seed); ``seed`` the draw seed from 抽签."""
+
+    group: Group
+    teams: dict[int, dict] = field(default_factory=dict)
+    seed: int | None = None
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.teams)
+
+
+@dataclass
+class CoreEvent:
+    """Everything a core command reads, validated. ``errors`` holds every bad cell found."""
+
+    port: WorkbookPort
+    reg: Regulation
+    lang: str
+    lay: Layouts
+    roster: pd.DataFrame
+    groups: dict[str, GroupState] = field(default_factory=dict)
+    schedule: pd.DataFrame | None = None
+    entries: pd.DataFrame | None = None
+    typed: dict[tuple, TypedMatch] = field(default_factory=dict)
+    errors: list[InputError] = field(default_factory=list)
+    _results_cache: dict = field(default_factory=dict)
+
+    # -- names
+    def gname(self, g: Group) -> str:
+        return g.name_zh if self.lang == "zh" else (g.name_en or g.name_zh)
+
+    def sname(self, s: Stage) -> str:
+        return s.name_zh if self.lang == "zh" else (s.name_en or s.name_zh)
+
+    def sheet(self, layout) -> str:
+        return find_sheet(self.port, layout) or layout.name(self.lang)
+
+    def group_of(self, value) -> Group | None:
+        v = "" if value is None else str(value).strip()
+        for g in self.reg.groups:
+            if v in (g.id, g.name_zh, g.name_en):
+                return g
+        return None
+
+    def stage_of(self, g: Group, value) -> Stage | None:
+        v = "" if value is None else str(value).strip()
+        for s in g.stages:
+            if v in (s.id, s.name_zh, s.name_en):
+                return s
+        return None
+
+    def name_of(self, g: Group, number) -> str:
+        if number is None or number is pd.NA or (isinstance(number, float) and number != number):
+            return "轮空" if self.lang == "zh" else "bye"
+        t = self.groups[g.id].teams.get(int(number))
+        return t["name"] if t else f"{number}号"
+
+    def unit_of(self, g: Group, number) -> str | None:
+        t = self.groups[g.id].teams.get(int(number))
+        return t["unit"] if t else None
+
+    # -- stage state
+    def stage_matches(self, g: Group, s: Stage) -> list[Match]:
+        sch = self.schedule
+        if sch is None or sch.empty:
+            return []
+        sub = sch[(sch["group_id"] == g.id) & (sch["stage_id"] == s.id)]
+        out = []
+        for rec in sub.to_dict("records"):
+            sides = (rec["side0"], rec["side1"])
+            out.append(Match(round=int(rec["round"]), table=int(rec["table"]),
+                             sides=tuple(None if v is None else int(v) for v in sides),
+                             pool=rec["pool"], label=rec["label"]))
+        out.sort(key=lambda m: (m.round, str(m.pool or ""), m.table))
+        return out
+
+    def started(self, g: Group, s: Stage) -> bool:
+        return bool(self.stage_matches(g, s))
+
+    def stage_entrants(self, g: Group, s: Stage) -> list[StageEntrant]:
+        """The first stage: every drawn team (pool and position from 抽签); later stages: the
+        晋级 rows written by ``advance``."""
+        gs = self.groups[g.id]
+        if s is g.stages[0] or s.entrants == "all":
+            return [StageEntrant(number=n, pool=t["pool"], seed=t["position"] or n,
+                                 unit=t["unit"]) for n, t in sorted(gs.teams.items())]
+        e = self.entries
+        if e is None or e.empty:
+            return []
+        sub = e[(e["group_id"] == g.id) & (e["stage_id"] == s.id)]
+        return [StageEntrant(number=int(r["number"]), pool=r["pool"],
+                             seed=int(r["position"]) if r["position"] is not None else None,
+                             carry=q2(r["carry"] or 0), join_round=int(r["join_round"] or 1),
+                             unit=self.unit_of(g, r["number"]))
+                for r in sub.to_dict("records")]
+
+    def entered(self, g: Group, s: Stage) -> bool:
+        """True when the stage's entrants are known (first stage: drawn; later: advanced)."""
+        return bool(self.stage_entrants(g, s))
+
+    def stage_seed(self, g: Group, s: Stage) -> int | None:
+        """The seed a stage's ranking lots use: the seed recorded when the stage's entrants
+        were taken further (晋级), else the group's draw seed."""
+        e = self.entries
+        if e is not None and not e.empty:
+            sub = e[(e["group_id"] == g.id) & (e["from_stage_id"] == s.id) & e["seed"].notna()]
+            for v in sub["seed"]:
+                try:
+                    return int(str(v).strip())
+                except ValueError:
+                    continue
+        return self.groups[g.id].seed
+
+    def results(self, g: Group, s: Stage) -> dict[tuple, MatchResult]:
+        """Scored complete matches of the stage by match key (byes included), after the
+        scoring's stage-level rules (e.g. annulment of a forfeiting team's matches)."""
+        key = (g.id, s.id)
+        if key in self._results_cache:
+            return self._results_cache[key]
+        out: dict[tuple, MatchResult] = {}
+        sc = s.scoring
+        for m in self.stage_matches(g, s):
+            if m.is_bye:
+                out[m.key] = sc.bye(m)
+                continue
+            typed = self.typed.get((g.id, s.id, *m.key))
+            if typed is None or typed.empty or not sc.is_complete(typed):
+                continue
+            try:
+                out[m.key] = sc.score(m, typed)
+            except InputError as exc:
+                if exc.sheet is None and typed.where:
+                    exc.sheet, _, exc.cell = typed.where[0].partition("!")
+                self.errors.append(exc)
+        finalize = getattr(sc, "finalize", None)
+        if finalize is not None:
+            done = finalize(list(out.values()))
+            out = {r.match.key: r for r in done}
+        self._results_cache[key] = out
+        return out
+
+    def missing(self, g: Group, s: Stage, rnd: int | None = None) -> list[Match]:
+        res = self.results(g, s)
+        return [m for m in self.stage_matches(g, s) if not m.is_bye and m.key not in res
+                and (rnd is None or m.round == rnd)]
+
+    def state(self, g: Group, s: Stage, *, with_standings: bool = True) -> StageState:
+        st = StageState(entrants=self.stage_entrants(g, s), matches=self.stage_matches(g, s),
+                        results=self.results(g, s), seed=self.stage_seed(g, s))
+        if with_standings:
+            st.standings = {p: self.pool_standings(g, s, p, st) for p in st.pools()}
+        return st
+
+    def pool_standings(self, g: Group, s: Stage, pool, st: StageState | None = None
+                       ) -> pd.DataFrame:
+        """The ranking of one pool: columns ``rank``, ``entrant``, one per criterion,
+        ``explanation_zh``/``explanation_en``, and ``played``, ``won``, ``drawn``, ``lost``."""
+        st = st or self.state(g, s, with_standings=False)
+        ents = [e for e in st.entrants if e.pool == pool]
+        res = [r for r in st.results.values() if r.match.pool == pool]
+        rows = core.entrant_rows(res, [e.number for e in ents])
+        carry = {e.number: e.carry for e in ents if e.carry}
+        if carry:
+            rows = pd.concat([rows, pd.DataFrame([
+                {"round": 0, "pool": pool, "table": 0, "entrant": n, "opponent": pd.NA,
+                 "opponents": (), "side": 0, "match_points": c, "outcome": "CARRY",
+                 "complete": True} for n, c in carry.items()])], ignore_index=True)
+            rows["opponent"] = rows["opponent"].astype("Int64")
+        chain = s.tie_breaks.criteria if s.tie_breaks else ["match_points", "lots"]
+        table = rank_engine([e.number for e in ents], rows, chain,
+                            seed=self.stage_seed(g, s)).table
+        played = rows[rows["complete"].astype(bool) & (rows["outcome"] != "CARRY")]
+        for col, codes in (("played", ("W", "D", "L", "FW", "FL")), ("won", ("W", "FW")),
+                           ("drawn", ("D",)), ("lost", ("L", "FL"))):
+            counts = played[played["outcome"].isin(codes)].groupby("entrant").size()
+            table[col] = [int(counts.get(e, 0)) for e in table["entrant"]]
+        return table
+
+    def finished(self, g: Group, s: Stage) -> bool:
+        return self.entered(g, s) and s.format.finished(self.state(g, s, with_standings=False))
+
+
+# ------------------------------------------------------------------------------ loading
+
+def load_core_event(port: WorkbookPort) -> CoreEvent:
+    """Read and validate the whole core workbook. Problems are collected in ``errors`` (each
+    with sheet and cell); the 规程 sheet's errors raise at once (``InputError``)."""
+    reg = regulation_from_sheet(port)
+    if not is_core_regulation(reg):
+        raise RuleError("本工作簿的规程不使用通用赛制核心", "this workbook's regulation is not a core event")
+    from bianpai.addin import commands as c
+    c.TITLE["text"] = reg.title_zh if reg.language == "zh" else (reg.title_en or reg.title_zh)
+    errors: list[InputError] = []
+    roster = read_table(port, K.ROSTER, errors=errors)
+    ev = CoreEvent(port=port, reg=reg, lang=reg.language, lay=layouts_for(reg), roster=roster,
+                   errors=errors)
+    for g in reg.groups:
+        ev.groups[g.id] = GroupState(group=g)
+    _read_roster_groups(ev)
+    _read_draw(ev)
+    ev.schedule = _read_schedule(ev)
+    ev.entries = _read_entries(ev)
+    _read_typed(ev)
+    return ev
+
+
+def _read_roster_groups(ev: CoreEvent) -> None:
+    r = ev.roster
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    gids = []
+    names = "、".join(g.name_zh for g in ev.reg.groups)
+    for row, rec in records(r):
+        g = ev.group_of(rec["group"])
+        if g is None and rec["group"] is not None:
+            ev.errors.append(InputError(f"未知组别“{rec['group']}”，应为：{names}",
+                                        f"unknown group {rec['group']!r}; expected one of "
+                                        + ", ".join(x.name_en or x.id for x in ev.reg.groups),
+                                        sheet=sheet, cell=cell_of(r, row, "group")))
+        gids.append(g.id if g else None)
+    r["group_id"] = gids
+
+
+def _read_draw(ev: CoreEvent) -> None:
+    if not find_sheet(ev.port, K.DRAW):
+        return
+    d = read_table(ev.port, K.DRAW, errors=ev.errors)
+    sheet = d.attrs.get("sheet", K.DRAW.zh)
+    for row, rec in records(d):
+        g = ev.group_of(rec["group"])
+        if g is None or rec["number"] is None:
+            continue
+        gs = ev.groups[g.id]
+        n = int(rec["number"])
+        if n in gs.teams:
+            ev.errors.append(InputError(f"抽签表中{ev.gname(g)}队号 {n} 重复",
+                                        f"team number {n} repeated in the draw",
+                                        sheet=sheet, cell=cell_of(d, row, "number")))
+            continue
+        gs.teams[n] = dict(name=rec["name"], unit=rec["unit"], roster_row=rec["roster_row"],
+                           pool=rec["pool"], position=rec["position"])
+        if gs.seed is None and rec["seed"] not in (None, ""):
+            try:
+                gs.seed = int(str(rec["seed"]).strip())
+            except ValueError:
+                ev.errors.append(InputError(f"随机种子应为整数：“{rec['seed']}”",
+                                            f"the seed must be a whole number: {rec['seed']!r}",
+                                            sheet=sheet, cell=cell_of(d, row, "seed")))
+
+
+def _read_schedule(ev: CoreEvent) -> pd.DataFrame:
+    cols = ["group_id", "stage_id", "pool", "round", "table", "label", "side0", "side1", "row"]
+    if not find_sheet(ev.port, K.SCHEDULE):
+        return pd.DataFrame(columns=cols)
+    d = read_table(ev.port, K.SCHEDULE, errors=ev.errors)
+    sheet = d.attrs.get("sheet", K.SCHEDULE.zh)
+    out = []
+    seen: dict[tuple, int] = {}
+    for row, rec in records(d):
+        g = ev.group_of(rec["group"])
+        if g is None:
+            ev.errors.append(InputError(f"对阵表组别“{rec['group']}”未知", f"unknown group {rec['group']!r}",
+                                        sheet=sheet, cell=cell_of(d, row, "group")))
+            continue
+        s = ev.stage_of(g, rec["stage"])
+        if s is None:
+            ev.errors.append(InputError(f"对阵表阶段“{rec['stage']}”未知", f"unknown stage {rec['stage']!r}",
+                                        sheet=sheet, cell=cell_of(d, row, "stage")))
+            continue
+        teams = ev.groups[g.id].teams
+        for k in ("side0", "side1"):
+            v = rec[k]
+            if v is not None and int(v) not in teams:
+                ev.errors.append(InputError(f"队号 {v} 不在{ev.gname(g)}的抽签中",
+                                            f"team {v} is not in the draw of {g.name_en or g.id}",
+                                            sheet=sheet, cell=cell_of(d, row, k)))
+        key = (g.id, s.id, rec["pool"], rec["round"], rec["table"])
+        if key in seen:
+            ev.errors.append(InputError(f"对阵表中同一桌出现两次（另见第{seen[key]}行）",
+                                        f"the same table appears twice (see row {seen[key]})",
+                                        sheet=sheet, cell=cell_of(d, row, "table")))
+            continue
+        seen[key] = row
+        out.append(dict(group_id=g.id, stage_id=s.id, pool=rec["pool"], round=rec["round"],
+                        table=rec["table"], label=rec["label"], side0=rec["side0"],
+                        side1=rec["side1"], row=row))
+    _check_rounds(ev, out, sheet, d)
+    return pd.DataFrame(out, columns=cols)
+
+
+def _check_rounds(ev: CoreEvent, rows: list[dict], sheet: str, d: pd.DataFrame) -> None:
+    """An arbiter may edit 对阵 by hand; every entrant still plays at most once per round."""
+    seen: dict[tuple, int] = {}
+    for r in rows:
+        for k in ("side0", "side1"):
+            if r[k] is None:
+                continue
+            key = (r["group_id"], r["stage_id"], r["round"], int(r[k]))
+            if key in seen:
+                ev.errors.append(InputError(
+                    f"第{r['round']}轮 {r[k]}号 出现两次（另见第{seen[key]}行）：每轮每队只能出场一次",
+                    f"team {r[k]} appears twice in round {r['round']} (see row {seen[key]})",
+                    sheet=sheet, cell=cell_of(d, r["row"], k)))
+            else:
+                seen[key] = r["row"]
+
+
+def _read_entries(ev: CoreEvent) -> pd.DataFrame:
+    cols = ["group_id", "stage_id", "number", "pool", "position", "from_stage_id", "from_pool",
+            "from_place", "carry", "join_round", "seed"]
+    if not find_sheet(ev.port, K.ENTRIES):
+        return pd.DataFrame(columns=cols)
+    d = read_table(ev.port, K.ENTRIES, errors=ev.errors)
+    sheet = d.attrs.get("sheet", K.ENTRIES.zh)
+    out = []
+    for row, rec in records(d):
+        g = ev.group_of(rec["group"])
+        s = ev.stage_of(g, rec["stage"]) if g else None
+        if g is None or s is None or rec["number"] is None:
+            ev.errors.append(InputError("晋级表的组别、阶段或队号无法识别（此表由“进入下一阶段”生成，请勿改动）",
+                                        "unreadable qualifier row (written by advance; do not edit)",
+                                        sheet=sheet, cell=cell_of(d, row, "stage")))
+            continue
+        src = ev.stage_of(g, rec["from_stage"])
+        out.append(dict(group_id=g.id, stage_id=s.id, number=int(rec["number"]), pool=rec["pool"],
+                        position=rec["position"], from_stage_id=src.id if src else None,
+                        from_pool=rec["from_pool"], from_place=rec["from_place"],
+                        carry=rec["carry"], join_round=rec["join_round"], seed=rec["seed"]))
+    return pd.DataFrame(out, columns=cols)
+
+
+def _match_key(ev: CoreEvent, rec: dict, df: pd.DataFrame, row: int, sheet: str):
+    g = ev.group_of(rec["group"])
+    if g is None:
+        ev.errors.append(InputError(f"未知组别“{rec['group']}”", f"unknown group {rec['group']!r}",
+                                    sheet=sheet, cell=cell_of(df, row, "group")))
+        return None
+    s = ev.stage_of(g, rec["stage"])
+    if s is None:
+        ev.errors.append(InputError(f"未知阶段“{rec['stage']}”，应为："
+                                    + "、".join(x.name_zh for x in g.stages),
+                                    f"unknown stage {rec['stage']!r}",
+                                    sheet=sheet, cell=cell_of(df, row, "stage")))
+        return None
+    return (g.id, s.id, rec["pool"], rec["round"], rec["table"])
+
+
+def _read_typed(ev: CoreEvent) -> None:
+    """成绩 (per match), 逐局成绩 (per game) and 罚分 into :class:`TypedMatch` per match key;
+    every row must name a drawn match, and each match is typed at one level only."""
+    drawn: dict[tuple, dict] = {}
+    if ev.schedule is not None:
+        for r in ev.schedule.to_dict("records"):
+            drawn[(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"])] = r
+    res_df = read_table(ev.port, ev.lay.results, required=False, errors=ev.errors)
+    games_df = read_table(ev.port, ev.lay.games, required=False, errors=ev.errors)
+    pen_df = read_table(ev.port, K.PENALTIES, required=False, errors=ev.errors)
+    rsheet = res_df.attrs.get("sheet", ev.lay.results.zh)
+    gsheet = games_df.attrs.get("sheet", ev.lay.games.zh)
+    psheet = pen_df.attrs.get("sheet", K.PENALTIES.zh)
+    value_keys = [c.key for c in ev.lay.results.columns
+                  if c.key not in {k.key for k in K.KEY_COLUMNS} | {"side0", "side1", "decision",
+                                                                       "note"}]
+    game_keys = [c.key for c in ev.lay.games.columns if c.key not in
+                 {k.key for k in K.KEY_COLUMNS} | {"game"}]
+    totals: dict[tuple, tuple[dict, str | None, str]] = {}
+    for row, rec in records(res_df):
+        key = _match_key(ev, rec, res_df, row, rsheet)
+        if key is None:
+            continue
+        m = drawn.get(key)
+        if m is None:
+            ev.errors.append(InputError("成绩行对应的比赛不在对阵表中（组别、阶段、小组、轮次、桌号）",
+                                        "no drawn match has this group/stage/pool/round/table",
+                                        sheet=rsheet, cell=cell_of(res_df, row, "table")))
+            continue
+        if (rec["side0"], rec["side1"]) != (m["side0"], m["side1"]):
+            ev.errors.append(InputError(
+                f"队号与对阵表不符：对阵表为 {m['side0']} 对 {m['side1']}",
+                f"team numbers differ from the pairings ({m['side0']} v {m['side1']})",
+                sheet=rsheet, cell=cell_of(res_df, row, "side0")))
+            continue
+        if key in totals:
+            ev.errors.append(InputError("同一场比赛的成绩录入了两行", "the same match is entered twice",
+                                        sheet=rsheet, cell=cell_of(res_df, row, "table")))
+            continue
+        totals[key] = ({k: rec.get(k) for k in value_keys}, rec["decision"],
+                       f"{rsheet}!{cell_of(res_df, row, value_keys[0] if value_keys else 'decision')}")
+    games: dict[tuple, list[dict]] = {}
+    where_g: dict[tuple, str] = {}
+    for row, rec in records(games_df):
+        key = _match_key(ev, rec, games_df, row, gsheet)
+        if key is None:
+            continue
+        if key not in drawn:
+            ev.errors.append(InputError("逐局成绩行对应的比赛不在对阵表中", "no drawn match for this game row",
+                                        sheet=gsheet, cell=cell_of(games_df, row, "table")))
+            continue
+        games.setdefault(key, []).append({"game": rec["game"], **{k: rec.get(k) for k in game_keys},
+                                          "_row": row})
+        where_g.setdefault(key, f"{gsheet}!{cell_of(games_df, row, game_keys[0] if game_keys else 'game')}")
+    pens: dict[tuple, list[tuple[int, str, Decimal]]] = {}
+    for row, rec in records(pen_df):
+        key = _match_key(ev, rec, pen_df, row, psheet)
+        if key is None:
+            continue
+        m = drawn.get(key)
+        if m is None or rec["team"] not in (m["side0"], m["side1"]):
+            ev.errors.append(InputError("罚分行的队号不在该场比赛中", "the penalised team did not play this match",
+                                        sheet=psheet, cell=cell_of(pen_df, row, "team")))
+            continue
+        side = 0 if rec["team"] == m["side0"] else 1
+        pens.setdefault(key, []).append((side, rec["reason"] or "", Decimal(rec["points"])))
+    for key in set(totals) | set(games) | set(pens):
+        vals, decision, where_t = totals.get(key, ({}, None, ""))
+        rows = games.get(key, [])
+        gdf = pd.DataFrame(rows).sort_values("game") if rows else pd.DataFrame(columns=["game"])
+        has_totals = any(v is not None for v in vals.values())
+        has_games = bool(rows) and gdf.drop(columns=["game", "_row"], errors="ignore").notna().any(axis=None)
+        if has_totals and has_games:
+            ev.errors.append(InputError("同一场比赛既在“成绩”表录入了总分，又在“逐局成绩”表录入了各局：只能二选一",
+                                        "a match is entered both as totals and game by game; keep one",
+                                        sheet=rsheet, cell=where_t.split("!")[-1]))
+            continue
+        ev.typed[key] = TypedMatch(games=gdf, totals=vals if has_totals else {},
+                                   decision=decision, penalties=tuple(pens.get(key, ())),
+                                   where=tuple(w for w in (where_t, where_g.get(key, "")) if w))
+
+
+def rng_for(seed: int, *parts) -> random.Random:
+    """A random generator derived from the command seed and the stage/round, so one seed
+    repeats the whole draw."""
+    return random.Random(":".join(str(p) for p in (seed, *parts)))

@@ -1,0 +1,576 @@
+"""Commands of every competition-core event: new, check, draw, advance, rank, awards, withdraw.
+
+One path for every format and scoring: each command reads the workbook once
+(:func:`bianpai.addin.competition.load_core_event`), asks the stages' formats and scorings, writes
+the generated sheets whole (typed sheets only get blank entry rows), appends a 日志 row with the
+random seed, and saves once. Bad input raises ``InputErrors`` (every cell named, Chinese and
+English) before anything is written.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pandas as pd
+
+from bianpai.addin import commands as c
+from bianpai.addin.competition import (CoreEvent, layouts_for, load_core_event, rng_for)
+from bianpai.addin.team_eligibility import team_eligibility_findings
+from bianpai.engines.bridge import carry_over
+from bianpai.engines.core import Match, NotReady
+from bianpai.engines.errors import InputError, InputErrors, RuleError
+from bianpai.templates.schema import Group, Regulation, Stage
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks import team_layouts as T
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.settings import write_settings_sheet
+from bianpai.workbooks.tables import cell_of, records
+
+__all__ = ["build_core_workbook", "core_check", "core_draw", "core_advance", "core_rank",
+           "core_awards", "core_final_standings"]
+
+OUTCOME_ZH = {"W": "胜", "D": "平", "L": "负", "FW": "对方弃权", "FL": "弃权", "BYE": "轮空",
+              "VOID": "无效"}
+
+
+# ------------------------------------------------------------------------------ new
+
+def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"):
+    """The sheets of a new core workbook: 规程, 报名 (one row per team with its 组别), 队员 (one
+    row per person, for eligibility), 成绩 / 逐局成绩 (entry columns from the scorings), 罚分, and
+    the generated 校验, 对阵, 排名, 奖励 with their headers; logs ``new``."""
+    lang = lang or reg.language
+    reg = write_settings_sheet(port, reg, lang)
+    lay = layouts_for(reg)
+    groups = [g.name_zh if lang == "zh" else (g.name_en or g.name_zh) for g in reg.groups]
+    stages = sorted({s.name_zh if lang == "zh" else (s.name_en or s.name_zh)
+                     for g in reg.groups for s in g.stages})
+    choices = {"group": groups, "stage": stages}
+    for layout in (K.ROSTER, T.TEAM_PLAYERS, lay.results, lay.games, K.PENALTIES):
+        port.write_sheet(layout.name(lang), [layout.headers(lang)],
+                         layout.sheet_format(choices=choices, lang=lang))
+    for layout in (L.CHECKS, K.SCHEDULE, lay.standings):
+        c.write_generated(port, layout, [], lang)
+    if reg.awards is not None:
+        c.write_generated(port, L.AWARDS, [], lang)
+    result = c.CommandResult("new", f"新建工作簿（规程：{reg.title_zh}）",
+                             f"new workbook ({reg.title_en or reg.id})")
+    return c.finish(port, result, {"preset": reg.id, "language": lang}, lang)
+
+
+# ------------------------------------------------------------------------------ check
+
+class _GroupView:
+    """What :func:`team_eligibility_findings` reads, for one group of a core roster."""
+
+    def __init__(self, ev: CoreEvent, g: Group):
+        self.port, self.reg, self.group, self.lang = ev.port, ev.reg, g, ev.lang
+        r = ev.roster
+        self.roster = r[r["group_id"] == g.id].copy()
+        self.roster.attrs = dict(r.attrs)
+
+
+def roster_problems(ev: CoreEvent) -> list[InputError]:
+    """Structural roster problems: a team number typed twice in a group, a team name twice,
+    a group with fewer than two teams."""
+    errs: list[InputError] = []
+    r = ev.roster
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    seen_n: dict[tuple, int] = {}
+    seen_name: dict[tuple, int] = {}
+    for row, rec in records(r):
+        gid = rec["group_id"]
+        if gid is None:
+            continue
+        if rec["number"] is not None:
+            k = (gid, rec["number"])
+            if k in seen_n:
+                errs.append(InputError(f"队号 {rec['number']} 在本组重复（另见第{seen_n[k]}行）",
+                                       f"team number {rec['number']} repeated (see row {seen_n[k]})",
+                                       sheet=sheet, cell=cell_of(r, row, "number")))
+            seen_n[k] = row
+        k = (gid, rec["name"])
+        if k in seen_name:
+            errs.append(InputError(f"队名“{rec['name']}”在本组重复（另见第{seen_name[k]}行）",
+                                   f"team {rec['name']!r} repeated (see row {seen_name[k]})",
+                                   sheet=sheet, cell=cell_of(r, row, "name")))
+        seen_name[k] = row
+    for g in ev.reg.groups:
+        n = int((r["group_id"] == g.id).sum())
+        if 0 < n < 2:
+            errs.append(InputError(f"{ev.gname(g)}只有 {n} 队报名，无法比赛",
+                                   f"{g.name_en or g.id} has only {n} entry", sheet=sheet))
+    return errs
+
+
+def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
+    out = [("error", e) for e in ev.errors + roster_problems(ev)]
+    for g in ev.reg.groups:
+        view = _GroupView(ev, g)
+        if not view.roster.empty:
+            out += team_eligibility_findings(view)
+    return out
+
+
+def core_check(port: WorkbookPort):
+    """检查名单: roster structure and eligibility of every group → 校验 (sheet!cell per
+    finding). Errors block the first draw; warnings need a reason."""
+    ev = load_core_event(port)
+    problems = _findings(ev)
+    rows = c._finding_rows(problems, ev.lang)
+    if not rows:
+        rows = [["通过" if ev.lang == "zh" else "ok", "", "未发现问题", "no problems found"]]
+    c.write_generated(port, L.CHECKS, rows, ev.lang)
+    n_err = sum(1 for s, _ in problems if s == "error")
+    result = c.CommandResult(
+        "check", f"名单检查：{len(ev.roster)} 队，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
+        f"roster check: {len(ev.roster)} teams, {n_err} errors, {len(problems) - n_err} warnings",
+        findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
+    return c.finish(port, result, {}, ev.lang)
+
+
+# ------------------------------------------------------------------------------ draw
+
+def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
+    """Team numbers by seeded lot (typed numbers kept) and the first stage's pools."""
+    r = ev.roster[ev.roster["group_id"] == g.id]
+    typed = {int(rec["number"]) for _, rec in records(r) if rec["number"] is not None}
+    free = [n for n in range(1, len(r) + 1) if n not in typed]
+    rng = rng_for(seed, g.id, "numbers")
+    rng.shuffle(free)
+    teams = []
+    it = iter(free)
+    for row, rec in records(r):
+        n = int(rec["number"]) if rec["number"] is not None else next(it)
+        teams.append(dict(number=n, name=rec["name"], unit=rec["unit"], roster_row=row,
+                          seed_rank=rec.get("seed")))
+    teams.sort(key=lambda t: t["number"])
+    first = g.stages[0]
+    split = first.pools
+    if split is None:
+        for i, t in enumerate(teams, start=1):
+            t["pool"], t["position"] = None, i
+        return teams
+    labels = split.pool_labels()
+    k = len(labels)
+    if split.method == "snake":
+        seeded = sorted([t for t in teams if t["seed_rank"]], key=lambda t: t["seed_rank"])
+        rest = [t for t in teams if not t["seed_rank"]]
+        rng.shuffle(rest)
+        order = seeded + rest
+        pools: list[list[dict]] = [[] for _ in labels]
+        for i, t in enumerate(order):
+            lap, j = divmod(i, k)
+            pools[j if lap % 2 == 0 else k - 1 - j].append(t)
+    else:
+        size = -(-len(teams) // k)
+        pools = [teams[i * size:(i + 1) * size] for i in range(k)]
+    for lab, members in zip(labels, pools):
+        for pos, t in enumerate(members, start=1):
+            t["pool"], t["position"] = lab, pos
+    return teams
+
+
+def _draw_rows(ev: CoreEvent, seed_of: dict[str, int]) -> list[list]:
+    rows = []
+    for g in ev.reg.groups:
+        gs = ev.groups[g.id]
+        for n, t in sorted(gs.teams.items()):
+            rows.append([ev.gname(g), n, t["name"], t["unit"], t["pool"], t["position"],
+                         t["roster_row"], str(seed_of.get(g.id, gs.seed) or "")])
+    return rows
+
+
+def _result_text(ev: CoreEvent, g: Group, s: Stage, m: Match) -> tuple[str, str]:
+    if m.is_bye:
+        return ("轮空" if ev.lang == "zh" else "bye"), ""
+    res = ev.results(g, s).get(m.key)
+    if res is None:
+        return "", ""
+    pts = ":".join(_num(p) for p in res.points)
+    note = res.note_zh if ev.lang == "zh" else (res.note_en or res.note_zh)
+    w = res.winner
+    if w is not None and len(m.entrants) == 2:
+        note = (f"{w}号胜" + (f"；{note}" if note else "")) if ev.lang == "zh" else \
+            (f"{w} won" + (f"; {note}" if note else ""))
+    return pts, note
+
+
+def _num(v) -> str:
+    d = Decimal(str(v))
+    return str(int(d)) if d == d.to_integral_value() else f"{d.normalize()}"
+
+
+def _schedule_rows(ev: CoreEvent, extra: list[tuple[Group, Stage, Match]]) -> list[list]:
+    rows = []
+    for g in ev.reg.groups:
+        for s in g.stages:
+            ms = ev.stage_matches(g, s) + [m for gg, ss, m in extra if gg is g and ss is s]
+            for m in sorted(ms, key=lambda m: (m.round, str(m.pool or ""), m.table)):
+                a, b = (m.sides + (None,))[:2]
+                res, note = _result_text(ev, g, s, m)
+                rows.append([ev.gname(g), ev.sname(s), m.pool, m.round, m.table, m.label,
+                             a, ev.name_of(g, a), b, ev.name_of(g, b) if b is not None else
+                             ("轮空" if ev.lang == "zh" else "bye"), res, note])
+    return rows
+
+
+def _sides_text(ev: CoreEvent, g: Group, m: Match) -> str:
+    return " 对 ".join(f"{s}号{ev.name_of(g, s)}" if s is not None else "轮空" for s in m.sides)
+
+
+def _missing_reason(ev: CoreEvent, g: Group, s: Stage, miss: list[Match]) -> InputError:
+    where = f"{ev.gname(g)}{ev.sname(s)}"
+    lines = [f"{m.pool or ''}{'组' if m.pool else ''}第{m.round}轮第{m.table}桌 {_sides_text(ev, g, m)}"
+             for m in miss]
+    return InputError(f"{where}尚有 {len(miss)} 场未录入成绩，不能编排下一轮：\n    " + "\n    ".join(lines),
+                      f"{g.name_en or g.id} {s.name_en or s.id}: {len(miss)} match(es) without a result",
+                      sheet=ev.sheet(ev.lay.results))
+
+
+def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str | None = None):
+    """抽签编排: team numbers and pools by seeded lot for every group not yet drawn, then the
+    next round of every stage that can go on (asked of the stage's format). Refuses, naming the
+    matches, while a stage's drawn rounds lack results; says when a stage is over and
+    ``advance`` is the next step. Blank 成绩 / 逐局成绩 rows are added for every new match."""
+    ev = load_core_event(port)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+    warnings: list[InputError] = []
+    undrawn = [g for g in ev.reg.groups if not ev.groups[g.id].drawn
+               and (ev.roster["group_id"] == g.id).any()]
+    if undrawn:
+        found = _findings(ev)
+        warnings = c.gate_roster([e for s, e in found if s == "error"],
+                                 [(s, e) for s, e in found if s != "error"], accept_warnings)
+    seed = c.new_seed() if seed is None else int(seed)
+    seed_of: dict[str, int] = {}
+    for g in undrawn:
+        for t in _number_teams(ev, g, seed):
+            ev.groups[g.id].teams[t["number"]] = t
+        ev.groups[g.id].seed = seed
+        seed_of[g.id] = seed
+    new: list[tuple[Group, Stage, Match]] = []
+    errs: list[InputError] = []
+    notes: list[str] = []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if not ev.entered(g, s):
+                prev = g.stages[g.stages.index(s) - 1]
+                if ev.finished(g, prev):
+                    notes.append(f"{ev.gname(g)}{ev.sname(prev)}已结束，请运行“进入下一阶段”（bianpai advance）")
+                break
+            st = ev.state(g, s)
+            if s.format.finished(st):
+                continue
+            try:
+                ms = s.format.next_round(st, rng_for(seed, g.id, s.id, st.rounds_drawn() + 1))
+            except NotReady as exc:
+                miss = ev.missing(g, s)
+                errs.append(_missing_reason(ev, g, s, miss) if miss else InputError(
+                    exc.zh, exc.en, sheet=ev.sheet(ev.lay.results)))
+                break
+            new += [(g, s, m) for m in ms]
+            break  # one running stage per group at a time (the next waits for advance)
+    if errs:
+        raise InputErrors(errs)
+    if not new and not seed_of:
+        if notes:
+            raise RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
+        raise RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
+    _write_draw(ev, seed_of, new)
+    parts: dict[str, int] = {}
+    for g, s, m in new:
+        k = f"{ev.gname(g)}{ev.sname(s)}第{m.round}轮"
+        parts[k] = parts.get(k, 0) + 1
+    summary = "；".join(f"{k}（{n} 场）" for k, n in parts.items()) or "抽签完成"
+    result = c.CommandResult("draw", f"编排完成：{summary}" + "".join(f"；{n}" for n in notes),
+                             f"drawn: {len(new)} matches", seed=seed)
+    if warnings:
+        result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
+        result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
+    return c.finish(port, result, {"seed": seed, "accept_warnings": accept_warnings if warnings
+                                   else None}, ev.lang)
+
+
+def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
+    port, lang = ev.port, ev.lang
+    if seed_of:
+        c.write_generated(port, K.DRAW, _draw_rows(ev, seed_of), lang)
+    c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
+    _append_entry_rows(ev, new)
+
+
+def _append_entry_rows(ev: CoreEvent, new) -> None:
+    port, lang = ev.port, ev.lang
+    res_rows, game_rows = [], []
+    for g, s, m in new:
+        if m.is_bye:
+            continue
+        key = [ev.gname(g), ev.sname(s), m.pool, m.round, m.table]
+        n_res = len(ev.lay.results.columns)
+        res_rows.append(key + [m.sides[0], m.sides[1]] + [None] * (n_res - 7))
+        for k in range(1, s.scoring.games_per_match() + 1):
+            game_rows.append(key + [k] + [None] * (len(ev.lay.games.columns) - 6))
+    for layout, rows in ((ev.lay.results, res_rows), (ev.lay.games, game_rows)):
+        if not rows:
+            continue
+        name = ev.sheet(layout)
+        if name not in port.sheet_names():
+            port.write_sheet(layout.name(lang), [layout.headers(lang)], layout.sheet_format(lang=lang))
+        existing = port.read_values(name)
+        last = len(existing)
+        while last > 1 and all(v in (None, "") for v in existing[last - 1]):
+            last -= 1
+        port.append_rows(name, rows, start_row=max(last, 1) + 1)
+
+
+# ------------------------------------------------------------------------------ advance
+
+def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict], list[str]]:
+    """Entrants of ``s`` from its rules: ``(rows, waiting)``; ``waiting`` names source stages
+    not finished yet."""
+    rows: list[dict] = []
+    waiting: list[str] = []
+    for rule in s.entrants if isinstance(s.entrants, list) else []:
+        src = g.stage(rule.from_stage)
+        if not ev.finished(g, src):
+            waiting.append(ev.sname(src))
+            continue
+        st = ev.state(g, src)
+        pl = src.format.placings(st)
+        if rule.remaining:
+            rem = getattr(src.format, "remaining", None)
+            keep = set(rem(st)) if rem else set(pl[pl["place"] == pl["place"].min()]["entrant"])
+            pl = pl[pl["entrant"].isin(keep)]
+        elif rule.places is not None:
+            lo, hi = rule.places.first, rule.places.last or 10**6
+            if rule.per_pool:
+                pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
+            else:
+                pl = pl.sort_values(["place"], kind="stable")
+                pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
+        totals = {}
+        if rule.carry_over is not None:
+            for p in st.pools():
+                tab = st.standings[p]
+                totals.update({int(e): v for e, v in zip(tab["entrant"], tab["match_points"])})
+        for rec in pl.to_dict("records"):
+            carry = Decimal("0")
+            if rule.carry_over is not None:
+                co = rule.carry_over
+                carry = carry_over(totals.get(int(rec["entrant"]), 0), co.fraction, co.plus)
+            rows.append(dict(number=int(rec["entrant"]), from_stage=src, from_pool=rec["pool"],
+                             from_place=int(rec["place"]), carry=carry,
+                             join_round=rule.join_round, positions=rule.positions,
+                             clause=rule.clause or s.clause))
+    if waiting or not rows:
+        return rows, waiting
+    pool_order = {p: i for i, p in enumerate(dict.fromkeys(r["from_pool"] for r in rows))}
+    if rows[0]["positions"] == "lot":
+        rng_for(seed, g.id, s.id, "positions").shuffle(rows)
+    else:
+        rows.sort(key=lambda r: (r["from_place"], pool_order[r["from_pool"]]))
+    labels = s.pools.pool_labels() if s.pools else [None]
+    size = -(-len(rows) // len(labels))
+    for i, r in enumerate(rows):
+        r["pool"] = labels[i // size]
+        r["position"] = i % size + 1
+    return rows, waiting
+
+
+def core_advance(port: WorkbookPort, *, seed: int | None = None):
+    """进入下一阶段: for every stage whose source stages are finished and whose entrants are not
+    yet known, take the qualifiers (places per pool, knockout survivors …) by the regulation's
+    rules, give their numbers in the new stage (by seeded lot or by place) and write 晋级 with
+    the seed; the next ``draw`` then pairs the new stage's first round."""
+    ev = load_core_event(port)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+    seed = c.new_seed() if seed is None else int(seed)
+    new_rows: list[list] = []
+    done, waiting = [], []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages[1:]:
+            if ev.entered(g, s):
+                continue
+            rows, wait = _qualifiers(ev, g, s, seed)
+            if wait:
+                waiting.append(f"{ev.gname(g)}{ev.sname(s)}（等待{'、'.join(wait)}结束）")
+                break
+            for r in rows:
+                new_rows.append([ev.gname(g), ev.sname(s), r["number"], ev.name_of(g, r["number"]),
+                                 r["pool"], r["position"], ev.sname(r["from_stage"]), r["from_pool"],
+                                 r["from_place"], r["carry"], r["join_round"], str(seed), r["clause"]])
+            done.append(f"{ev.gname(g)}{ev.sname(s)} {len(rows)} 队")
+            break
+    if not new_rows:
+        raise RuleError("没有可以进入下一阶段的组别：" + ("；".join(waiting) or "各阶段均已开始"),
+                        "no stage can be entered yet")
+    old = []
+    if ev.entries is not None:
+        from bianpai.workbooks.tables import find_sheet
+        name = find_sheet(port, K.ENTRIES)
+        old = [list(r) for r in port.read_values(name)[1:]] if name else []
+    c.write_generated(port, K.ENTRIES, old + new_rows, ev.lang)
+    result = c.CommandResult("advance", "进入下一阶段：" + "；".join(done),
+                             f"advanced: {len(new_rows)} qualifiers", seed=seed)
+    return c.finish(port, result, {"seed": seed}, ev.lang)
+
+
+# ------------------------------------------------------------------------------ rank
+
+def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str]) -> list[list]:
+    st = ev.state(g, s)
+    rows = []
+    placings = None
+    for p in st.pools():
+        tab = st.standings[p]
+        if _is_knockout(s):
+            placings = placings if placings is not None else s.format.placings(st)
+            pl = placings[placings["pool"].isin([p]) | (placings["pool"].isna() if p is None else False)]
+            order = {int(e): (int(pl_), d) for e, pl_, d in zip(pl["entrant"], pl["place"], pl["decided_by"])}
+            tab = tab.assign(rank=[order.get(int(e), (None, ""))[0] for e in tab["entrant"]],
+                             explanation_zh=[order.get(int(e), (None, ""))[1] for e in tab["entrant"]])
+            tab = tab.sort_values("rank", kind="stable")
+        for rec in tab.to_dict("records"):
+            e = int(rec["entrant"])
+            vals = [rec.get(k) for k in crit_cols]
+            expl = rec["explanation_zh"] if ev.lang == "zh" else rec.get("explanation_en", "")
+            rows.append([ev.gname(g), ev.sname(s), p, rec["rank"], e, ev.name_of(g, e), ev.unit_of(g, e),
+                         rec["played"], rec["won"], rec["drawn"], rec["lost"],
+                         *[_cell(v) for v in vals], expl])
+    return rows
+
+
+def _is_knockout(s: Stage) -> bool:
+    return s.format.kind in ("single_elimination", "double_elimination")
+
+
+def _cell(v):
+    if v is None or (isinstance(v, float) and v != v):
+        return None
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else v
+    return v
+
+
+def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
+    """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
+    named stages, in order; places shared inside a part stay shared). Columns ``place``,
+    ``number``, ``source``, ``explanation``; ``None`` while a stage is unfinished."""
+    if not all(ev.finished(g, s) for s in g.stages):
+        return None
+    parts = g.final_ranking or []
+    rows: list[dict] = []
+    seen: set[int] = set()
+    for part in parts:
+        s = g.stage(part.from_stage)
+        st = ev.state(g, s)
+        pl = s.format.placings(st).sort_values(["place"], kind="stable")
+        lo, hi = part.places.first, part.places.last or 10**6
+        pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
+        base = len(rows)
+        for rec in pl.to_dict("records"):
+            n = int(rec["entrant"])
+            if n in seen:
+                continue
+            seen.add(n)
+            same = [r for r in rows[base:] if r["_p"] == rec["place"]]
+            place = same[0]["place"] if same else len(rows) + 1
+            rows.append(dict(place=place, number=n, source=ev.sname(s), _p=rec["place"],
+                             explanation=f"{ev.sname(s)}{(rec['pool'] or '')}{'组' if rec['pool'] else ''}"
+                                         f"第{int(rec['place'])}名"))
+    return pd.DataFrame(rows, columns=["place", "number", "source", "explanation"])
+
+
+def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | None = None):
+    """计算排名: 排名 (every entered stage, per pool: 场数, 胜平负, each criterion of the chain and
+    说明), the 对阵 results column, and 总排名 of every finished group. Award sheets built from an
+    older ranking are emptied."""
+    ev = load_core_event(port)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+    for g in ev.reg.groups:  # scoring problems are found while computing: collect them first
+        for s in g.stages:
+            ev.results(g, s)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+    seed = c.new_seed() if seed is None else int(seed)
+    crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
+    rows, data, final_rows = [], {}, []
+    missing = 0
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if not ev.entered(g, s):
+                continue
+            missing += len(ev.missing(g, s))
+            part = _standing_rows(ev, g, s, crit_cols)
+            rows += part
+            data[f"{ev.gname(g)} {ev.sname(s)}"] = [
+                {"pool": r[2], "rank": r[3], "number": r[4], "name": r[5], "played": r[7],
+                 "won": r[8], "drawn": r[9], "lost": r[10],
+                 **{k: (str(v) if v is not None else None) for k, v in zip(crit_cols, r[11:-1])},
+                 "explanation": r[-1]} for r in part]
+        fs = core_final_standings(ev, g)
+        if fs is not None:
+            for rec in fs.to_dict("records"):
+                final_rows.append([ev.gname(g), rec["place"], rec["number"], ev.name_of(g, rec["number"]),
+                                   ev.unit_of(g, rec["number"]), rec["source"], rec["explanation"]])
+            data[f"{ev.gname(g)} 总排名"] = [
+                {"place": r[1], "number": r[2], "name": r[3], "source": r[5]}
+                for r in final_rows if r[0] == ev.gname(g)]
+    c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
+    c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
+    if final_rows:
+        c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
+    state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
+    result = c.CommandResult("rank", f"排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
+                             f"standings done ({missing} matches missing)", seed=seed, data=data)
+    if c.invalidate_awards(port, ev.lang):
+        result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
+        result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
+    return c.finish(port, result, {"round": upto_round, "seed": seed}, ev.lang)
+
+
+# ------------------------------------------------------------------------------ awards
+
+def core_awards(port: WorkbookPort):
+    """奖励分配 from the final ranking of every finished group (the regulation's awards block:
+    places, money, tax, certificates). Refuses while a group with awards is unfinished."""
+    ev = load_core_event(port)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+    if ev.reg.awards is None:
+        raise RuleError("本规程没有奖励设置", "this regulation has no awards")
+    parts, entries, errs = [], {}, []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        fs = core_final_standings(ev, g)
+        if fs is None:
+            left = [ev.sname(s) for s in g.stages if not ev.finished(g, s)]
+            errs.append(InputError(f"{ev.gname(g)}尚未结束（{'、'.join(left)}未完成），不能分配奖励",
+                                   f"{g.name_en or g.id} is not over: no awards yet",
+                                   sheet=ev.sheet(K.SCHEDULE)))
+            continue
+        entries[g.name_zh] = len(ev.groups[g.id].teams)
+        parts.append(pd.DataFrame({
+            "group": g.name_zh, "place": fs["place"],
+            "entrant_id": [f"{g.id}#{n}" for n in fs["number"]],
+            "name": [ev.name_of(g, n) for n in fs["number"]],
+            "unit": [ev.unit_of(g, n) for n in fs["number"]]}))
+    if errs:
+        raise InputErrors(errs)
+    if not parts:
+        raise InputErrors([InputError("还没有可颁奖的组别：请先抽签编排并完成比赛",
+                                      "no group has finished yet", sheet=ev.sheet(K.SCHEDULE))])
+    return c.write_awards(port, ev.reg, pd.concat(parts, ignore_index=True), entries, ev.lang)

@@ -1,0 +1,122 @@
+"""Sheet layouts of a competition-core event, generated from its formats and scorings.
+
+Fixed sheets (报名, 队员, 抽签, 对阵, 晋级, 排名, 总排名) have the same columns for every sport; the
+result-entry sheets (成绩 per match, 逐局成绩 per game) take their value columns from the stage
+scorings' :class:`~bianpai.engines.core.EntryColumn` declarations, and the side titles
+(主队/客队, 南北/东西 …) from the formats. Chinese names by default, English with the workbook's
+``language`` setting; readers accept either (see :mod:`bianpai.workbooks.tables`).
+
+Typed sheets (报名, 队员, 成绩, 逐局成绩, 罚分) are never rewritten by a command, only given blank
+entry rows; generated sheets are rebuilt whole. 对阵 and 晋级 are generated and also the record the
+next command reads back (who met whom, who entered a stage from which place).
+"""
+
+from __future__ import annotations
+
+from bianpai.engines.core import EntryColumn
+from bianpai.workbooks.layouts import C, Column, SheetLayout
+
+KEY_COLUMNS = [
+    C("group", "组别", "Group", required=True, width=12),
+    C("stage", "阶段", "Stage", required=True, width=12),
+    C("pool", "小组", "Pool", width=5),
+    C("round", "轮次", "Round", "int", required=True, width=5),
+    C("table", "桌号", "Table", "int", required=True, width=5),
+]
+
+ROSTER = SheetLayout(key="roster", zh="报名", en="Roster", typed=True, landscape=True, table=True,
+                     columns=[
+    C("group", "组别", "Group", required=True, width=14),
+    C("number", "队号", "Team No", "int", width=6),
+    C("name", "队名", "Team", required=True, width=18),
+    C("unit", "地市/单位", "City/Unit", width=14),
+    *[C(f"player{i}", f"队员{i}", f"Player {i}", width=9) for i in range(1, 7)],
+    C("captain", "领队/教练", "Captain/Coach", width=10),
+    C("seed", "种子", "Seed", "int", width=6),
+    C("note", "备注", "Note", width=14)])
+
+DRAW = SheetLayout(key="draw", zh="抽签", en="Draw", columns=[
+    C("group", "组别", "Group", width=12), C("number", "队号", "Team No", "int", width=6),
+    C("name", "队名", "Team", width=18), C("unit", "地市/单位", "City/Unit", width=14),
+    C("pool", "小组", "Pool", width=5), C("position", "小组序号", "Pool position", "int", width=7),
+    C("roster_row", "报名表行", "Roster row", "int", width=8),
+    C("seed", "随机种子", "Seed", width=12)])
+
+SCHEDULE = SheetLayout(key="schedule", zh="对阵", en="Pairings", landscape=True, columns=[
+    *[c.model_copy() for c in KEY_COLUMNS],
+    C("label", "场次", "Match", width=10),
+    C("side0", "主队号", "Home No", "int", width=6), C("side0_name", "主队", "Home", width=16),
+    C("side1", "客队号", "Away No", "int", width=6), C("side1_name", "客队", "Away", width=16),
+    C("result", "结果", "Result", width=12),
+    C("explanation", "说明", "Note", width=24)])
+
+ENTRIES = SheetLayout(key="entries", zh="晋级", en="Qualifiers", landscape=True, columns=[
+    C("group", "组别", "Group", width=12), C("stage", "阶段", "Stage", width=12),
+    C("number", "队号", "Team No", "int", width=6), C("name", "队名", "Team", width=16),
+    C("pool", "小组", "Pool", width=5), C("position", "序号", "Position", "int", width=6),
+    C("from_stage", "来源阶段", "From stage", width=12),
+    C("from_pool", "来源小组", "From pool", width=6),
+    C("from_place", "来源名次", "From place", "int", width=7),
+    C("carry", "带分", "Carry-over", "decimal", width=7),
+    C("join_round", "进入轮次", "Joins at round", "int", width=7),
+    C("seed", "随机种子", "Seed", width=12), C("clause", "条款", "Clause", width=12)])
+
+PENALTIES = SheetLayout(key="penalties", zh="罚分", en="Penalties", typed=True, columns=[
+    *[c.model_copy() for c in KEY_COLUMNS],
+    C("team", "队号", "Team No", "int", required=True, width=6),
+    C("points", "罚分", "Penalty", "decimal", required=True, width=7),
+    C("reason", "原因", "Reason", width=16), C("note", "说明", "Note", width=24)])
+
+STANDINGS_BASE = [
+    C("group", "组别", "Group", width=12), C("stage", "阶段", "Stage", width=12),
+    C("pool", "小组", "Pool", width=5), C("rank", "名次", "Rank", "int", width=5),
+    C("number", "队号", "Team No", "int", width=6), C("name", "队名", "Team", width=16),
+    C("unit", "地市/单位", "City/Unit", width=12),
+    C("played", "场数", "Played", "int", width=5), C("won", "胜", "W", "int", width=4),
+    C("drawn", "平", "D", "int", width=4), C("lost", "负", "L", "int", width=4)]
+
+FINAL = SheetLayout(key="final_standings", zh="总排名", en="Final ranking", columns=[
+    C("group", "组别", "Group", width=12), C("place", "名次", "Place", "int", width=6),
+    C("number", "队号", "Team No", "int", width=6), C("name", "队名", "Team", width=18),
+    C("unit", "地市/单位", "City/Unit", width=14), C("source", "名次来源", "Decided in", width=16),
+    C("explanation", "说明", "Explanation", width=40)])
+
+
+def _col(e: EntryColumn, side_titles: list[tuple[str, str]]) -> Column:
+    zh, en = e.zh, e.en
+    if e.side is not None and e.side < len(side_titles):
+        zh = zh.replace("{side}", side_titles[e.side][0])
+        en = en.replace("{side}", side_titles[e.side][1])
+    return C(e.key, zh, en, e.kind, width=e.width,
+             choices=list(e.choices) if e.choices else None)
+
+
+def results_layout(match_cols: list[EntryColumn], decisions: list[str],
+                   side_titles: list[tuple[str, str]]) -> SheetLayout:
+    """成绩: one row per match, keys + the two sides' numbers + the scorings' per-match columns
+    + 判定 (decision code dropdown) + 备注."""
+    s0, s1 = side_titles[0], side_titles[1]
+    return SheetLayout(key="results", zh="成绩", en="Results", typed=True, columns=[
+        *[c.model_copy() for c in KEY_COLUMNS],
+        C("side0", f"{s0[0]}号", f"{s0[1]} No", "int", required=True, width=6),
+        C("side1", f"{s1[0]}号", f"{s1[1]} No", "int", width=6),
+        *[_col(e, side_titles) for e in match_cols],
+        C("decision", "判定", "Decision", "code", choices=list(decisions) or None, width=10),
+        C("note", "备注", "Note", width=16)])
+
+
+def games_layout(game_cols: list[EntryColumn], side_titles: list[tuple[str, str]]) -> SheetLayout:
+    """逐局成绩: one row per game of a match, keys + 局 + the scorings' per-game columns."""
+    return SheetLayout(key="games", zh="逐局成绩", en="Games", typed=True, columns=[
+        *[c.model_copy() for c in KEY_COLUMNS],
+        C("game", "局", "Game", "int", required=True, width=4),
+        *[_col(e, side_titles) for e in game_cols]])
+
+
+def standings_layout(criteria: list[tuple[str, str, str]]) -> SheetLayout:
+    """排名 with one column per criterion ``(name, zh, en)`` of the union of the chains, then
+    说明."""
+    return SheetLayout(key="standings", zh="排名", en="Standings", landscape=True, columns=[
+        *[c.model_copy() for c in STANDINGS_BASE],
+        *[C(f"c_{n}", zh, en, width=8) for n, zh, en in criteria],
+        C("explanation", "说明", "Explanation", width=40)])
