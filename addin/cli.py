@@ -212,6 +212,27 @@ def advance(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed",
 
 
 @app.command()
+def withdraw(workbook: Path,
+             group: str = typer.Option(..., "--group", help="组别 / group"),
+             team: int = typer.Option(..., "--team", help="队号 / team number"),
+             after_round: Optional[int] = typer.Option(None, "--after-round",
+                                                       help="最后参赛轮次（默认：已编排的最后一轮）"),
+             annul: Optional[bool] = typer.Option(None, "--annul/--keep",
+                                                  help="取消全部成绩 / 保留已赛成绩（默认按规程）"),
+             reason: str = typer.Option("", "--reason", help="原因（写入日志）"),
+             out: Optional[Path] = typer.Option(None, "--out")):
+    """退赛：某队在第 k 轮后退出 / an entrant leaves after round k."""
+
+    def go():
+        res = _command("withdraw", workbook, out, group=group, team=team, after_round=after_round,
+                       annul=annul, reason=reason)
+        console.print(f"[green]✓[/] {res.summary_zh}")
+        console.print(f"  [dim]{res.summary_en}[/]")
+        _print_status(res)
+    _run(go)
+
+
+@app.command()
 def undo(workbook: Path, force: bool = typer.Option(
         False, "--force", help="即使上次操作后有新录入也撤销（当前文件另存于 undone/）")):
     """撤销上一次操作：恢复上一个备份 / restore the previous version of the workbook."""

@@ -1140,3 +1140,17 @@ def advance(port: WorkbookPort, *, seed: int | None = None) -> CommandResult:
         return teams.team_advance(port, seed=seed)
     raise RuleError("本赛事只有一个阶段，没有“下一阶段”",
                     "this event has a single stage; there is no next stage")
+
+
+def withdraw(port: WorkbookPort, *, group: str, team: int, after_round: int | None = None,
+             annul: bool | None = None, reason: str = "") -> CommandResult:
+    """退赛 of one entrant (competition-core events:
+    :func:`bianpai.addin.competition_commands.core_withdraw`). Raises ``RuleError`` for a
+    workbook whose preset does not run on the core yet."""
+    from bianpai.addin import competition
+    if competition.is_core_workbook(port):
+        from bianpai.addin.competition_commands import core_withdraw
+        return core_withdraw(port, group=group, team=team, after_round=after_round, annul=annul,
+                             reason=reason)
+    raise RuleError("本工作簿的赛制尚不支持“退赛”命令（请在罚分/判定中按弃权处理）",
+                    "withdraw is not supported for this workbook's format yet")

@@ -134,6 +134,8 @@ class CoreEvent:
     schedule: pd.DataFrame | None = None
     entries: pd.DataFrame | None = None
     typed: dict[tuple, TypedMatch] = field(default_factory=dict)
+    #: (group_id, stage_id, number) → (last round played, annul results?, reason)
+    withdrawals: dict[tuple, tuple[int, bool, str]] = field(default_factory=dict)
     errors: list[InputError] = field(default_factory=list)
     _results_cache: dict = field(default_factory=dict)
 
@@ -195,7 +197,8 @@ class CoreEvent:
         gs = self.groups[g.id]
         if s is g.stages[0] or s.entrants == "all":
             return [StageEntrant(number=n, pool=t["pool"], seed=t["position"] or n,
-                                 unit=t["unit"]) for n, t in sorted(gs.teams.items())]
+                                 unit=t["unit"], withdrawn_after=self.withdrawn_after(g, s, n))
+                    for n, t in sorted(gs.teams.items())]
         e = self.entries
         if e is None or e.empty:
             return []
@@ -203,8 +206,20 @@ class CoreEvent:
         return [StageEntrant(number=int(r["number"]), pool=r["pool"],
                              seed=int(r["position"]) if r["position"] is not None else None,
                              carry=q2(r["carry"] or 0), join_round=int(r["join_round"] or 1),
-                             unit=self.unit_of(g, r["number"]))
+                             unit=self.unit_of(g, r["number"]),
+                             withdrawn_after=self.withdrawn_after(g, s, int(r["number"])))
                 for r in sub.to_dict("records")]
+
+    def withdrawn_after(self, g: Group, s: Stage, number: int) -> int | None:
+        """The last round ``number`` plays in stage ``s`` (退赛), ``None`` if it plays on; a
+        team that withdrew in an earlier stage plays no round of a later one."""
+        w = self.withdrawals.get((g.id, s.id, number))
+        if w is not None:
+            return w[0]
+        for earlier in g.stages[:g.stages.index(s)]:
+            if (g.id, earlier.id, number) in self.withdrawals:
+                return 0
+        return None
 
     def entered(self, g: Group, s: Stage) -> bool:
         """True when the stage's entrants are known (first stage: drawn; later: advanced)."""
@@ -236,6 +251,11 @@ class CoreEvent:
                 out[m.key] = sc.bye(m)
                 continue
             typed = self.typed.get((g.id, s.id, *m.key))
+            gone = [i for i, e in enumerate(m.sides) if e is not None and
+                    (w := self.withdrawn_after(g, s, e)) is not None and m.round > w]
+            if gone and (typed is None or typed.empty):
+                out[m.key] = sc.forfeit(m, gone[0])
+                continue
             if typed is None or typed.empty or not sc.is_complete(typed):
                 continue
             try:
@@ -244,10 +264,15 @@ class CoreEvent:
                 if exc.sheet is None and typed.where:
                     exc.sheet, _, exc.cell = typed.where[0].partition("!")
                 self.errors.append(exc)
+        done = list(out.values())
         finalize = getattr(sc, "finalize", None)
         if finalize is not None:
-            done = finalize(list(out.values()))
-            out = {r.match.key: r for r in done}
+            done = finalize(done)
+        for (gid, sid, number), (_k, annul, reason) in self.withdrawals.items():
+            if annul and gid == g.id and sid == s.id:
+                done = core.annul_entrant(done, number, note_zh=f"{number}号退赛，成绩取消（{reason}）",
+                                          note_en=f"{number} withdrew; results annulled")
+        out = {r.match.key: r for r in done}
         self._results_cache[key] = out
         return out
 
@@ -313,7 +338,26 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     ev.schedule = _read_schedule(ev)
     ev.entries = _read_entries(ev)
     _read_typed(ev)
+    _read_withdrawals(ev)
     return ev
+
+
+def _read_withdrawals(ev: CoreEvent) -> None:
+    if not find_sheet(ev.port, K.WITHDRAWALS):
+        return
+    d = read_table(ev.port, K.WITHDRAWALS, errors=ev.errors)
+    sheet = d.attrs.get("sheet", K.WITHDRAWALS.zh)
+    for row, rec in records(d):
+        g = ev.group_of(rec["group"])
+        s = ev.stage_of(g, rec["stage"]) if g else None
+        if g is None or s is None or rec["number"] is None or rec["number"] not in ev.groups[g.id].teams:
+            ev.errors.append(InputError("退赛表的组别、阶段或队号无法识别（此表由“退赛”命令生成，请勿改动）",
+                                        "unreadable withdrawal row (written by withdraw; do not edit)",
+                                        sheet=sheet, cell=cell_of(d, row, "number")))
+            continue
+        annul = str(rec["results"] or "").strip() in ("取消", "annul", "annulled")
+        ev.withdrawals[(g.id, s.id, int(rec["number"]))] = (int(rec["after_round"] or 0), annul,
+                                                            rec["reason"] or "")
 
 
 def _read_roster_groups(ev: CoreEvent) -> None:

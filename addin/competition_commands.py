@@ -29,7 +29,7 @@ from bianpai.workbooks.settings import write_settings_sheet
 from bianpai.workbooks.tables import cell_of, records
 
 __all__ = ["build_core_workbook", "core_check", "core_draw", "core_advance", "core_rank",
-           "core_awards", "core_final_standings"]
+           "core_awards", "core_final_standings", "core_withdraw"]
 
 OUTCOME_ZH = {"W": "胜", "D": "平", "L": "负", "FW": "对方弃权", "FL": "弃权", "BYE": "轮空",
               "VOID": "无效"}
@@ -574,3 +574,56 @@ def core_awards(port: WorkbookPort):
         raise InputErrors([InputError("还没有可颁奖的组别：请先抽签编排并完成比赛",
                                       "no group has finished yet", sheet=ev.sheet(K.SCHEDULE))])
     return c.write_awards(port, ev.reg, pd.concat(parts, ignore_index=True), entries, ev.lang)
+
+
+# ------------------------------------------------------------------------------ withdraw
+
+def core_withdraw(port: WorkbookPort, *, group: str, team: int, after_round: int | None = None,
+                  annul: bool | None = None, reason: str = ""):
+    """退赛: team ``team`` of ``group`` leaves its current stage after ``after_round`` (default:
+    the last round drawn). It is paired no more; its later scheduled matches are forfeits won by
+    the opponents; its played results stay, or with ``annul`` (default: the regulation's
+    ``withdrawal.results``) are void for everyone. Written to 退赛 and 日志; ``undo`` reverts it.
+    Raises ``InputErrors`` for an unknown group/team or a round not yet drawn."""
+    ev = load_core_event(port)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+    g = ev.group_of(group)
+    if g is None:
+        raise InputErrors([InputError(f"未知组别“{group}”，应为：" + "、".join(x.name_zh for x in ev.reg.groups),
+                                      f"unknown group {group!r}", sheet=ev.sheet(K.ROSTER))])
+    gs = ev.groups[g.id]
+    if int(team) not in gs.teams:
+        raise InputErrors([InputError(f"{ev.gname(g)}没有 {team} 号队（尚未抽签或队号有误）",
+                                      f"no team {team} in {g.name_en or g.id}", sheet=ev.sheet(K.DRAW))])
+    current = None
+    for s in g.stages:
+        if ev.entered(g, s) and any(e.number == int(team) for e in ev.stage_entrants(g, s)):
+            current = s
+    if current is None:
+        raise InputErrors([InputError(f"{team} 号队当前不在任何已开始的阶段中", f"team {team} is in no running stage",
+                                      sheet=ev.sheet(K.SCHEDULE))])
+    drawn = ev.state(g, current, with_standings=False).rounds_drawn()
+    k = drawn if after_round is None else int(after_round)
+    if not 0 <= k <= drawn:
+        raise InputErrors([InputError(f"退出轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
+                                      f"the last round played must be 0–{drawn}; got {k}", sheet=ev.sheet(K.SCHEDULE))])
+    if (g.id, current.id, int(team)) in ev.withdrawals:
+        raise InputErrors([InputError(f"{team} 号队已登记退赛", f"team {team} has already withdrawn",
+                                      sheet=ev.sheet(K.WITHDRAWALS))])
+    rule = ev.reg.withdrawal
+    do_annul = rule.results == "annul" if annul is None else bool(annul)
+    from bianpai.workbooks.tables import find_sheet
+    name = find_sheet(port, K.WITHDRAWALS)
+    old = [list(r) for r in port.read_values(name)[1:]] if name else []
+    row = [ev.gname(g), ev.sname(current), int(team), ev.name_of(g, team), k,
+           ("取消" if do_annul else "保留") if ev.lang == "zh" else ("annul" if do_annul else "keep"),
+           reason, rule.clause]
+    c.write_generated(port, K.WITHDRAWALS, old + [row], ev.lang)
+    what = "成绩全部取消" if do_annul else "已赛成绩保留，之后的比赛判对手胜"
+    result = c.CommandResult("withdraw", f"{ev.gname(g)}{team}号{ev.name_of(g, team)}第{k}轮后退赛：{what}"
+                             + (f"（{reason}）" if reason else ""),
+                             f"team {team} withdrew after round {k}; results "
+                             + ("annulled" if do_annul else "kept"))
+    return c.finish(port, result, {"group": group, "team": team, "after_round": k,
+                                   "annul": do_annul, "reason": reason or None}, ev.lang)

@@ -32,11 +32,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rank": ("bianpai.addin.commands", "rank"),
     "awards": ("bianpai.addin.commands", "awards"),
     "advance": ("bianpai.addin.commands", "advance"),
+    "withdraw": ("bianpai.addin.commands", "withdraw"),
 }
 #: Commands taking a random seed (lots); the 操作 sheet's seed cell fills it when not given.
 SEEDED = {"draw", "rank", "advance"}
 NAMES_ZH = {"check": "检查名单", "draw": "抽签编排", "rank": "计算排名", "awards": "奖励分配",
-            "advance": "进入下一阶段", "undo": "撤销"}
+            "advance": "进入下一阶段", "withdraw": "退赛", "undo": "撤销"}
 
 
 def find_command(name: str) -> Callable[..., Any]:

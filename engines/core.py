@@ -388,3 +388,27 @@ def entrant_rows(results: Iterable[MatchResult], entrants: Iterable[int] | None 
         df = pd.DataFrame(columns=cols)
     df["opponent"] = df["opponent"].astype("Int64")
     return df
+
+
+# ------------------------------------------------------------------------------ annulment
+
+def annul_entrant(results: Iterable[MatchResult], entrant: int, *, note_zh: str = "",
+                  note_en: str = "") -> list[MatchResult]:
+    """Every match of ``entrant`` made VOID for both sides (points 0, ``complete`` False in
+    :func:`entrant_rows`), so it counts for nobody: a forfeiting gouji team (青岛够级 九 第一条2:
+    "弃权方成绩为0，则该队所有成绩均为无效"), or a withdrawal whose results the 规程 cancels
+    (退赛, 十（十）"取消比赛资格及全部比赛成绩"). Other matches are returned unchanged; order is kept.
+    """
+    out = []
+    zh = note_zh or f"{entrant}号成绩全部无效"
+    en = note_en or f"all results of {entrant} annulled"
+    for r in results:
+        if entrant in r.match.sides:
+            n = len(r.match.sides)
+            out.append(MatchResult(match=r.match, points=tuple(Decimal(0) for _ in range(n)),
+                                   outcome=tuple("VOID" for _ in range(n)),
+                                   values={k: tuple(None for _ in v) for k, v in r.values.items()},
+                                   note_zh=zh, note_en=en))
+        else:
+            out.append(r)
+    return out

@@ -269,6 +269,16 @@ class DrawRule(Strict):
     note: str | None = None
 
 
+class WithdrawalRule(Strict):
+    """退赛 / 取消资格: what happens to the results of an entrant that leaves after round k.
+    ``results``: ``keep`` (played matches stand; its later matches are forfeits won by the
+    opponents) or ``annul`` (every match it played is void for everyone)."""
+
+    results: Literal["keep", "annul"] = "keep"
+    clause: str | None = None
+    note: str | None = None
+
+
 class Regulation(Strict):
     """One 规程. ``awards`` and ``eligibility`` hold their own blocks (engine models)."""
 
@@ -284,6 +294,7 @@ class Regulation(Strict):
     awards: AwardRules | None = None
     eligibility: EligibilityRules | None = None
     roster_layout: Literal["pairs", "people", "teams"] = "pairs"
+    withdrawal: WithdrawalRule = Field(default_factory=WithdrawalRule)
     language: Literal["zh", "en"] = "zh"
     notes: list[str] = Field(default_factory=list)
 
