@@ -644,10 +644,17 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
             if pct is None:
                 continue
             pen_rows.append({"round": rec["round"], "entrant": rec["entrant"], "pct_of_top": pct})
-            if rec["kind"] == "迟到一轮":  # 十一（四）4: late a whole round = forfeit of the round
-                typed_df = _forfeit_for_lateness(typed_df, sched, rec)
-            elif rec["kind"] == "迟到两轮":  # 十一（四）5: disqualified; forfeits from here on
-                dq[rec["entrant"]] = min(dq.get(rec["entrant"], rec["round"]), rec["round"])
+            late = {"迟到一轮": 1, "迟到两轮": 2}.get(rec["kind"])
+            if late:
+                # 十一（四）4/5: whole rounds late → forfeit of the round / disqualification, by
+                # the settings lateness.rounds_forfeit / rounds_disqualify (default 1 / 2)
+                lat = stage.scoring.lateness
+                rf = lat.rounds_forfeit if lat and lat.rounds_forfeit is not None else 1
+                rd = lat.rounds_disqualify if lat and lat.rounds_disqualify is not None else 2
+                if late >= rd:  # disqualified; forfeits from here on
+                    dq[rec["entrant"]] = min(dq.get(rec["entrant"], rec["round"]), rec["round"])
+                elif late >= rf:
+                    typed_df = _forfeit_for_lateness(typed_df, sched, rec)
         for e, from_round in dq.items():
             for r in range(from_round, n_rounds + 1):
                 if (r, e) not in byes:

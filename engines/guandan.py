@@ -20,7 +20,7 @@ import pandas as pd
 from pydantic import BaseModel, Field, field_validator
 
 from bianpai.engines.errors import RuleError
-from bianpai.engines.matchpoints import score_boards
+from bianpai.engines.matchpoints import artificial_shares, score_boards
 from bianpai.engines.rounding import q2, to_decimal
 
 HUNDRED = Decimal(100)
@@ -174,7 +174,9 @@ def round_results(schedule: pd.DataFrame, boards: pd.DataFrame, rules: GuandanSc
     typed = typed if typed is not None else pd.DataFrame(columns=["round", "ns", "ew"])
     penalties = penalties if penalties is not None else pd.DataFrame(
         columns=["round", "entrant", "pct_of_top"])
-    scored = score_boards(boards, board_keys=("round", "board")) if len(boards) else boards
+    shares = artificial_shares(rules.artificial_plus_pct, rules.artificial_minus_pct)
+    scored = score_boards(boards, board_keys=("round", "board"), artificial=shares) \
+        if len(boards) else boards
     pen = {}
     for r in penalties.itertuples(index=False):
         key = (int(r.round), int(r.entrant))

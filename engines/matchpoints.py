@@ -62,14 +62,27 @@ def neuberg(mp, *, actual: int, expected: int) -> Decimal:
     return (to_decimal(mp) + 1) * Decimal(expected) / Decimal(actual) - 1
 
 
+def artificial_shares(plus_pct=60, minus_pct=40) -> dict[str, Decimal]:
+    """Shares of the board top for the artificial codes: ``A+`` = ``plus_pct`` %, ``A`` = 50 %,
+    ``A-`` = ``minus_pct`` % (平均正分 / 平均负分; Law 12C2 gives 60/40, the default). Raises
+    ``RuleError`` unless 0 ≤ minus ≤ 50 ≤ plus ≤ 100."""
+    p, m = to_decimal(plus_pct), to_decimal(minus_pct)
+    if not (0 <= m <= 50 <= p <= 100):
+        raise RuleError(f"平均正分%应在 50–100、平均负分%应在 0–50 之间（实际 {p}、{m}）",
+                        f"average-plus % must be 50–100 and average-minus % 0–50 (got {p}, {m})")
+    return {"A+": p / 100, "A": Decimal("0.5"), "A-": m / 100}
+
+
 def score_board(ns_scores: Sequence, *, codes: Sequence[str | None] | None = None,
-                expected: int | None = None) -> pd.DataFrame:
+                expected: int | None = None,
+                artificial: dict[str, Decimal] | None = None) -> pd.DataFrame:
     """Matchpoint one board for both directions.
 
     ``ns_scores``: the NS result at each table (``None``/NaN where the table has an artificial
     score or did not play); ``codes``: per table ``None`` or an artificial code for NS (``A+``,
     ``A``, ``A-``; EW receives the complementary share, e.g. NS ``A-`` → EW ``A+``);
-    ``expected``: results the board should have (defaults to the number of tables).
+    ``expected``: results the board should have (defaults to the number of tables);
+    ``artificial``: shares of the top per code (:func:`artificial_shares`; default 60/50/40 %).
 
     Returns a DataFrame indexed like the input with Decimal columns ``ns_mp``, ``ew_mp`` and ``top``
     (the board top, 2(expected − 1)). Real results are Neuberg-scaled when fewer than ``expected``
@@ -94,11 +107,12 @@ def score_board(ns_scores: Sequence, *, codes: Sequence[str | None] | None = Non
                 ew_mp[i] = neuberg(raw_ew[k], actual=actual, expected=expected)
             else:
                 ns_mp[i], ew_mp[i] = raw_ns[k], raw_ew[k]
+    shares = artificial or ARTIFICIAL
     for i, code in enumerate(codes):
         if code:
             ns_code, ew_code = _split_code(code)
-            ns_mp[i] = ARTIFICIAL[ns_code] * board_top
-            ew_mp[i] = ARTIFICIAL[ew_code] * board_top
+            ns_mp[i] = shares[ns_code] * board_top
+            ew_mp[i] = shares[ew_code] * board_top
     return pd.DataFrame({"ns_mp": ns_mp, "ew_mp": ew_mp, "top": [board_top] * n})
 
 
@@ -126,7 +140,8 @@ def _missing(value) -> bool:
 
 
 def score_boards(results: pd.DataFrame, *, board_keys: Iterable[str] = ("board",),
-                 expected: int | None = None) -> pd.DataFrame:
+                 expected: int | None = None,
+                 artificial: dict[str, Decimal] | None = None) -> pd.DataFrame:
     """Matchpoint many boards at once.
 
     ``results`` columns: the ``board_keys`` (together they identify one deal compared across
@@ -134,7 +149,7 @@ def score_boards(results: pd.DataFrame, *, board_keys: Iterable[str] = ("board",
     or NaN) and optionally ``code`` (artificial code for NS, see :func:`score_board`).
     ``expected``: results each board should have; default the most results of any board with the
     same keys except the last (i.e. the number of tables of that round), so a board missing at
-    one table is Neuberg-scaled.
+    one table is Neuberg-scaled. ``artificial``: as in :func:`score_board`.
 
     Returns ``results`` with Decimal columns ``ns_mp``, ``ew_mp``, ``top`` added (same index).
     """
@@ -158,7 +173,8 @@ def score_boards(results: pd.DataFrame, *, board_keys: Iterable[str] = ("board",
         exp = expected or (int(exp_series.loc[idx].max()) if exp_series is not None else len(sub))
         exp = max(exp, len(sub))
         scored = score_board(list(sub["ns_score"]),
-                             codes=list(sub[codes_col]) if codes_col else None, expected=exp)
+                             codes=list(sub[codes_col]) if codes_col else None, expected=exp,
+                             artificial=artificial)
         out.loc[idx, "ns_mp"] = list(scored["ns_mp"])
         out.loc[idx, "ew_mp"] = list(scored["ew_mp"])
         out.loc[idx, "top"] = list(scored["top"])
