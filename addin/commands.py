@@ -824,7 +824,8 @@ def standings_for(gr: GroupResults, ev: Event, *, seed: int) -> pd.DataFrame:
     """Standings table of one group (see :func:`bianpai.engines.standings.rank`)."""
     stage = gr.entries.group.stages[0]
     st = rank_engine(list(gr.entries.entries["number"]), gr.results, stage.tie_breaks.criteria,
-                     seed=seed if seed is not None else gr.entries.lot_seed)
+                     seed=seed if seed is not None else gr.entries.lot_seed,
+                     ctx={"restart": stage.tie_breaks.restart_head_to_head})
     return st
 
 

@@ -140,6 +140,11 @@ class GuandanScoring(BaseModel):
     artificial_minus_pct: Decimal = Decimal(40)
     boards_per_round: int = 6  # used to turn a penalty into % when the round % is typed
     round_minutes: int | None = 50  # a lateness this long is a whole round late (forfeit)
+    # 十三（二）2/3: a round is drawn when both pairs get this 场分 (1 : 1); an equal split at
+    # another value (0.5 : 0.5 after a penalty) is no draw and no win. None: any equal split.
+    draw_match_points: Decimal | None = Decimal(1)
+    # 十三（二）2 获胜轮数: whether a bye counts as a round won (the text is silent)
+    bye_counts_as_win: bool = False
     # the board results a 成绩 cell may hold (levels won by NS; EW wins are negative)
     board_score_values: list[int] | None = Field(default_factory=lambda: [-3, -2, -1, 1, 2, 3])
     clause: str | None = None
@@ -186,6 +191,7 @@ def round_results(schedule: pd.DataFrame, boards: pd.DataFrame, rules: GuandanSc
         rnd, ns = int(m.round), int(m.home)
         if pd.isna(m.away):
             rows.append(_fixed(rnd, ns, None, "", rules.bye, BYE))
+            rows[-1]["won"] = rules.bye_counts_as_win
             continue
         ew = int(m.away)
         t = typed[(typed["round"] == rnd) & (typed["ns"] == ns) & (typed["ew"] == ew)] \
@@ -214,7 +220,7 @@ def round_results(schedule: pd.DataFrame, boards: pd.DataFrame, rules: GuandanSc
                          "top": tops, "penalty_pct": p, "score_pct": pct,
                          "match_points": rules.bands.points(pct), "level_diff": levels,
                          "outcome": "", "complete": True})
-        _set_outcome(rows[-2], rows[-1])
+        _set_outcome(rows[-2], rows[-1], rules)
     out = pd.DataFrame(rows)
     if len(out):
         out["opponent"] = out["opponent"].astype("Int64")
@@ -256,14 +262,17 @@ def _from_typed(rnd, ns, ew, row, rules: GuandanScoring, pen) -> list[dict]:
                     "top": Decimal(0), "penalty_pct": p, "score_pct": pct,
                     "match_points": rules.bands.points(pct), "level_diff": lv, "outcome": "",
                     "complete": True})
-    _set_outcome(out[0], out[1])
+    _set_outcome(out[0], out[1], rules)
     return out
 
 
-def _set_outcome(a: dict, b: dict) -> None:
+def _set_outcome(a: dict, b: dict, rules: "GuandanScoring | None" = None) -> None:
     if a["match_points"] > b["match_points"]:
         a["outcome"], b["outcome"] = WIN, LOSS
     elif a["match_points"] < b["match_points"]:
         a["outcome"], b["outcome"] = LOSS, WIN
-    else:
+    elif rules is None or rules.draw_match_points is None or \
+            a["match_points"] == rules.draw_match_points:
         a["outcome"] = b["outcome"] = DRAW
+    else:  # e.g. 0.5 : 0.5 after a penalty: neither pair won nor drew (audit D7)
+        a["outcome"] = b["outcome"] = LOSS

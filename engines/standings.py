@@ -137,8 +137,23 @@ register(Criterion("match_points", "场分", "match points", sum_of("match_point
 register(Criterion("avg_score_pct", "平均得分率", "average score %", mean_of("score_pct")))
 register(Criterion("h2h_match_points", "相互间场分", "head-to-head match points",
                    head_to_head("match_points"), group_dependent=True, places=1))
-register(Criterion("rounds_won", "获胜轮数", "rounds won", count_of("outcome", ["W", "FW"]),
-                   places=None))
+def _rounds_won(members, results, ctx):
+    """Rounds won: outcome W or FW, unless the row's ``won`` column (bool, when present and not
+    empty) decides, e.g. a bye counted as a round won by the scoring's setting."""
+    r = _played(results)
+    has = "won" in r.columns
+    out: Values = {}
+    for e in members:
+        sub = r[r["entrant"] == e]
+        flags = sub["won"] if has else [None] * len(sub)
+        n = 0
+        for o, w in zip(sub["outcome"], flags):
+            n += int(o in ("W", "FW")) if w is None or pd.isna(w) else int(bool(w))
+        out[e] = Decimal(n)
+    return out
+
+
+register(Criterion("rounds_won", "获胜轮数", "rounds won", _rounds_won, places=None))
 register(Criterion("rounds_drawn", "平局轮数", "rounds drawn", count_of("outcome", ["D"]),
                    places=None))
 register(Criterion("level_diff", "级差", "level difference", sum_of("level_diff"), places=None))
@@ -178,6 +193,8 @@ def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
     ``results``: one row per entrant and round with at least ``entrant`` (int), ``opponent``
     (Int64, NA for a bye), ``complete`` (bool) and the columns the criteria read (e.g.
     ``match_points``, ``score_pct``, ``outcome``, ``level_diff``). ``seed``: for ``lots``.
+    ``ctx["restart"]`` (the chain's ``restart_head_to_head`` setting): a head-to-head that
+    splits a tie into smaller tied groups is applied again inside each of them.
     Raises ``RuleError`` for an unknown criterion name.
     """
     unknown = [c for c in chain if c not in CRITERIA]
@@ -206,6 +223,8 @@ def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
                 continue
             vals = c.compute(g, results, ctx) if c.group_dependent else values[c.name]
             if c.group_dependent:
+                if ctx.get("restart") and c.name != "lots":
+                    vals = _restarted(c, g, results, ctx, vals)
                 for e in g:
                     values[c.name][e] = vals[e]
             if any(vals[e] is None for e in g):
@@ -248,6 +267,29 @@ def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
     table = pd.DataFrame(rows, columns=["rank", "entrant", *[c.name for c in crits],
                                         "explanation_zh", "explanation_en"])
     return Standings(table=table, chain=crits, seed=seed)
+
+
+def _restarted(c: Criterion, g: list[int], results, ctx, vals: Values) -> Values:
+    """Re-apply a group-dependent criterion (head-to-head) inside every sub-group it left tied
+    (a 3-way tie split 1 + 2: the two are compared on their own mutual result), as deep as it
+    keeps splitting. Values are returned as sort keys: tuples are not Decimals, so the first
+    level's value is kept and the deeper levels are added as fractions below its precision."""
+    if any(vals[e] is None for e in g):
+        return vals
+    out = dict(vals)
+    by_val: dict = {}
+    for e in g:
+        by_val.setdefault(vals[e], []).append(e)
+    for v, sub in by_val.items():
+        if 1 < len(sub) < len(g):
+            inner = _restarted(c, sub, results, ctx, c.compute(sub, results, ctx))
+            if any(inner[e] is None for e in sub):
+                continue
+            ordered = sorted(set(inner[e] for e in sub))
+            for e in sub:
+                # below the shown precision: keeps the outer order, splits the inner tie
+                out[e] = v + Decimal(ordered.index(inner[e]) + 1) / Decimal(10**6 * (len(ordered) + 1))
+    return out
 
 
 def _explain(e, nxt, crits, values, path, ranks) -> tuple[str, str]:

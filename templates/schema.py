@@ -200,6 +200,9 @@ class TieBreakChain(Strict):
     is the main score."""
 
     criteria: list[str]
+    # after head-to-head splits a 3-way tie into 1 + 2, compare the remaining two on their own
+    # mutual result again (FIDE C.07 practice) instead of going on to the next criterion
+    restart_head_to_head: bool = False
     clause: str | None = None
     note: str | None = None
 

@@ -68,3 +68,75 @@ def test_rounds_late_to_disqualify_is_read(tmp_path):
     assert three["rank"] is not None and "取消" not in three["explanation"]
     rr = {r[3]: r[10] for r in sheet_rows(wb, "成绩汇总")[1:] if r[1] == 3}
     assert rr[2] == "弃权"
+
+
+def _pct_rows(rows):
+    """round_results rows for hand-built typed percentages."""
+    from bianpai.engines.guandan import round_results as rr
+    reg = load_preset("shenzhen-guandan-pairs-2023")
+    rules = reg.groups[0].stages[0].scoring
+    return rr, rules
+
+
+def test_equal_half_points_after_a_penalty_are_no_draw():
+    """深圳 八（二）、十三（二）3: a draw is 1 : 1 (49–51 %). 54.99 % less a 40 %-of-top penalty is
+    48.32 % → 0.5, and the opponent's 45.01 % → 0.5: an equal split that is neither a win nor a
+    draw (audit D7), unless the setting says any equal split is a draw."""
+    rr, rules = _pct_rows(None)
+    sched = pd.DataFrame({"round": [1], "table": [1], "home": [1], "away": [2]})
+    typed = pd.DataFrame({"round": [1], "ns": [1], "ew": [2], "ns_pct": [Decimal("54.99")],
+                          "ew_pct": [Decimal("45.01")], "status": [""]})
+    pens = pd.DataFrame({"round": [1], "entrant": [1], "pct_of_top": [Decimal(40)]})
+    out = rr(sched, pd.DataFrame(), rules, typed=typed, penalties=pens)
+    assert list(out["match_points"]) == [Decimal("0.5"), Decimal("0.5")]
+    assert list(out["outcome"]) == ["L", "L"]
+    anyeq = rr(sched, pd.DataFrame(), rules.model_copy(update={"draw_match_points": None}),
+               typed=typed, penalties=pens)
+    assert list(anyeq["outcome"]) == ["D", "D"]
+
+
+def test_bye_counts_as_a_round_won_by_setting():
+    """深圳 十三（二）2 获胜轮数: the text is silent on byes; the setting decides."""
+    from bianpai.engines.standings import CRITERIA
+    rr, rules = _pct_rows(None)
+    sched = pd.DataFrame({"round": [1, 2], "table": [1, 1], "home": [1, 1],
+                          "away": pd.array([pd.NA, 2], dtype="Int64")})
+    typed = pd.DataFrame({"round": [2], "ns": [1], "ew": [2], "ns_pct": [Decimal(60)],
+                          "ew_pct": [Decimal(40)], "status": [""]})
+    won = CRITERIA["rounds_won"].compute
+    no = rr(sched, pd.DataFrame(), rules, typed=typed)
+    yes = rr(sched, pd.DataFrame(), rules.model_copy(update={"bye_counts_as_win": True}), typed=typed)
+    assert won([1], no, {})[1] == 1 and won([1], yes, {})[1] == 2
+    assert won([2], yes, {})[2] == 0
+
+
+def test_head_to_head_restarts_inside_a_split_tie():
+    """Three pairs equal on 场分. Among them: 1 beat 2 (2 : 0), 1 v 3 1 : 1, 2 beat 3
+    (1.5 : 0.5) → mini-table 1: 3, 2: 1.5, 3: 1.5. Head-to-head puts 1 first and leaves 2 and 3
+    tied; with restart_head_to_head (audit D6) their own game puts 2 ahead whatever the lots,
+    without it the lots decide."""
+    from bianpai.engines.standings import rank
+    rows = []
+
+    def game(r, a, b, pa, pb):
+        for x, y, px, py in ((a, b, pa, pb), (b, a, pb, pa)):
+            rows.append({"round": r, "entrant": x, "opponent": y, "match_points": Decimal(str(px)),
+                         "outcome": "W" if px > py else "L" if px < py else "D", "complete": True})
+    game(1, 1, 2, 2, 0)
+    game(2, 1, 3, 1, 1)
+    game(3, 2, 3, 1.5, 0.5)
+    game(4, 2, 4, 1.5, 0.5)   # totals vs outsiders: 1: 0, 2: 1.5, 3: 1.5 → all three at 3
+    game(5, 3, 4, 1.5, 0.5)
+    game(6, 1, 4, 0, 2)
+    df = pd.DataFrame(rows)
+    df["opponent"] = df["opponent"].astype("Int64")
+    chain = ["match_points", "h2h_match_points", "lots"]
+    orders_plain, orders_restart = set(), set()
+    for seed in range(12):
+        plain = rank([1, 2, 3], df, chain, seed=seed).table
+        again = rank([1, 2, 3], df, chain, seed=seed, ctx={"restart": True}).table
+        assert list(plain["match_points"]) == [Decimal(3)] * 3
+        orders_plain.add(tuple(plain["entrant"]))
+        orders_restart.add(tuple(again["entrant"]))
+    assert orders_restart == {(1, 2, 3)}
+    assert orders_plain == {(1, 2, 3), (1, 3, 2)}
