@@ -213,15 +213,16 @@ def advance(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed",
 
 @app.command()
 def withdraw(workbook: Path,
-             group: str = typer.Option(..., "--group", help="组别 / group"),
-             team: int = typer.Option(..., "--team", help="队号 / team number"),
+             group: Optional[str] = typer.Option(None, "--group", help="组别 / group"),
+             team: Optional[int] = typer.Option(None, "--team", help="队号 / team number"),
              after_round: Optional[int] = typer.Option(None, "--after-round",
                                                        help="最后参赛轮次（默认：已编排的最后一轮）"),
              annul: Optional[bool] = typer.Option(None, "--annul/--keep",
                                                   help="取消全部成绩 / 保留已赛成绩（默认按规程）"),
              reason: str = typer.Option("", "--reason", help="原因（写入日志）"),
              out: Optional[Path] = typer.Option(None, "--out")):
-    """退赛：某队在第 k 轮后退出 / an entrant leaves after round k."""
+    """退赛：某队在第 k 轮后退出（不带 --group/--team 时只检查并登记“退赛”表）/ an entrant leaves
+    after round k (without --group/--team: check and log the 退赛 sheet)."""
 
     def go():
         res = _command("withdraw", workbook, out, group=group, team=team, after_round=after_round,

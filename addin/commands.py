@@ -97,8 +97,42 @@ def write_generated(port: WorkbookPort, layout: L.SheetLayout, rows: list[list],
     port.write_sheet(_name(layout, port, lang), [header] + rows, fmt, position=position)
 
 
+SETTINGS_SNAPSHOT = "_bianpai_settings"
+
+
+def settings_changes(port: WorkbookPort) -> list[tuple[str, Any, Any]]:
+    """Values of the 规程 sheet changed since the last command, as ``(path, old, new)``, and
+    the hidden snapshot sheet brought up to date (created on the first command). Rows added or
+    removed are reported as changes from/to empty."""
+    from bianpai.workbooks.port import SheetFormat
+    from bianpai.workbooks.tables import read_settings
+    if find_sheet(port, L.SETTINGS) is None:
+        return []
+    cur = {k: v for k, (v, _row) in read_settings(port, L.SETTINGS).items()}
+    text = {k: "" if v is None else str(v).strip() for k, v in cur.items()}
+    old: dict[str, str] | None = None
+    if SETTINGS_SNAPSHOT in port.sheet_names():
+        old = {str(r[0]): ("" if len(r) < 2 or r[1] is None else str(r[1]))
+               for r in port.read_values(SETTINGS_SNAPSHOT)[1:] if r and r[0] is not None}
+    changes = [] if old is None else [
+        (k, old.get(k, ""), text.get(k, "")) for k in list(text) + [k for k in old if k not in text]
+        if old.get(k, "") != text.get(k, "")]
+    if old is None or changes:
+        port.write_sheet(SETTINGS_SNAPSHOT, [["path", "value"]] + [[k, v] for k, v in text.items()],
+                         SheetFormat(hidden=True, freeze=None, header_fill=None, bold_header=False,
+                                     text_columns=[0, 1]))
+    return changes
+
+
 def log(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> None:
-    """Append one row to 日志 (created when missing)."""
+    """Append one row to 日志 (created when missing). A 规程 value changed since the last
+    command is logged in the summary as ``设置项: old → new``."""
+    changes = settings_changes(port)
+    if changes:
+        result.summary_zh += "；规程修改：" + "；".join(f"{k}：{a or '（空）'} → {b or '（空）'}"
+                                                   for k, a, b in changes)
+        result.summary_en += "; regulation changed: " + "; ".join(f"{k}: {a!r} -> {b!r}"
+                                                                   for k, a, b in changes)
     name = find_sheet(port, L.LOG)
     row = [dt.datetime.now().replace(microsecond=0), result.command,
            ", ".join(f"{k}={v}" for k, v in args.items() if v is not None),
@@ -1150,7 +1184,8 @@ def advance(port: WorkbookPort, *, seed: int | None = None) -> CommandResult:
                     "this event has a single stage; there is no next stage")
 
 
-def withdraw(port: WorkbookPort, *, group: str, team: int, after_round: int | None = None,
+def withdraw(port: WorkbookPort, *, group: str | None = None, team: int | None = None,
+             after_round: int | None = None,
              annul: bool | None = None, reason: str = "") -> CommandResult:
     """退赛 of one entrant (competition-core events:
     :func:`bianpai.addin.competition_commands.core_withdraw`). Raises ``RuleError`` for a

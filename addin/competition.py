@@ -343,21 +343,45 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
 
 
 def _read_withdrawals(ev: CoreEvent) -> None:
+    """退赛 (typed by the arbiter, or appended by ``bianpai withdraw``): the team leaves the stage
+    it is playing after round 最后参赛轮次 (counted in that stage); 成绩处理 保留/取消, empty = the
+    regulation's ``withdrawal.results``."""
     if not find_sheet(ev.port, K.WITHDRAWALS):
         return
     d = read_table(ev.port, K.WITHDRAWALS, errors=ev.errors)
     sheet = d.attrs.get("sheet", K.WITHDRAWALS.zh)
     for row, rec in records(d):
         g = ev.group_of(rec["group"])
-        s = ev.stage_of(g, rec["stage"]) if g else None
-        if g is None or s is None or rec["number"] is None or rec["number"] not in ev.groups[g.id].teams:
-            ev.errors.append(InputError("退赛表的组别、阶段或队号无法识别（此表由“退赛”命令生成，请勿改动）",
-                                        "unreadable withdrawal row (written by withdraw; do not edit)",
+        if g is None:
+            ev.errors.append(InputError(f"未知组别“{rec['group']}”", f"unknown group {rec['group']!r}",
+                                        sheet=sheet, cell=cell_of(d, row, "group")))
+            continue
+        n = rec["number"]
+        if n is None or int(n) not in ev.groups[g.id].teams:
+            ev.errors.append(InputError(f"{ev.gname(g)}的抽签中没有 {n} 号队", f"no team {n} in the draw",
                                         sheet=sheet, cell=cell_of(d, row, "number")))
             continue
-        annul = str(rec["results"] or "").strip() in ("取消", "annul", "annulled")
-        ev.withdrawals[(g.id, s.id, int(rec["number"]))] = (int(rec["after_round"] or 0), annul,
-                                                            rec["reason"] or "")
+        current = None
+        for s in g.stages:
+            if ev.entered(g, s) and any(e.number == int(n) for e in ev.stage_entrants(g, s)):
+                current = s
+        if current is None:
+            ev.errors.append(InputError(f"{n} 号队不在任何已开始的阶段中", f"team {n} is in no running stage",
+                                        sheet=sheet, cell=cell_of(d, row, "number")))
+            continue
+        key = (g.id, current.id, int(n))
+        if key in ev.withdrawals:
+            ev.errors.append(InputError(f"{n} 号队的退赛登记了两次", f"team {n} withdrawn twice",
+                                        sheet=sheet, cell=cell_of(d, row, "number")))
+            continue
+        k = int(rec["after_round"])
+        if k < 0:
+            ev.errors.append(InputError("最后参赛轮次不能为负数", "the last round played must be ≥ 0",
+                                        sheet=sheet, cell=cell_of(d, row, "after_round")))
+            continue
+        res = rec["results"]
+        annul = (res == "取消") if res else ev.reg.withdrawal.results == "annul"
+        ev.withdrawals[key] = (k, annul, rec["reason"] or "")
 
 
 def _read_roster_groups(ev: CoreEvent) -> None:

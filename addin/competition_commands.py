@@ -48,7 +48,7 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     stages = sorted({s.name_zh if lang == "zh" else (s.name_en or s.name_zh)
                      for g in reg.groups for s in g.stages})
     choices = {"group": groups, "stage": stages}
-    for layout in (K.ROSTER, T.TEAM_PLAYERS, lay.results, lay.games, K.PENALTIES):
+    for layout in (K.ROSTER, T.TEAM_PLAYERS, lay.results, lay.games, K.PENALTIES, K.WITHDRAWALS):
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang))
     for layout in (L.CHECKS, K.SCHEDULE, lay.standings):
@@ -578,52 +578,62 @@ def core_awards(port: WorkbookPort):
 
 # ------------------------------------------------------------------------------ withdraw
 
-def core_withdraw(port: WorkbookPort, *, group: str, team: int, after_round: int | None = None,
-                  annul: bool | None = None, reason: str = ""):
-    """退赛: team ``team`` of ``group`` leaves its current stage after ``after_round`` (default:
-    the last round drawn). It is paired no more; its later scheduled matches are forfeits won by
-    the opponents; its played results stay, or with ``annul`` (default: the regulation's
-    ``withdrawal.results``) are void for everyone. Written to 退赛 and 日志; ``undo`` reverts it.
-    Raises ``InputErrors`` for an unknown group/team or a round not yet drawn."""
+def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | None = None,
+                  after_round: int | None = None, annul: bool | None = None, reason: str = ""):
+    """退赛: with ``group`` and ``team`` (command line), append the row to the 退赛 sheet (last
+    round played default: the last round drawn in the team's stage; 成绩处理 from ``annul``,
+    default the regulation's ``withdrawal.results``); then check every 退赛 row and log them
+    (the 登记退赛 button does only this, for rows the arbiter typed). A withdrawn team is paired
+    no more, its later scheduled matches are forfeits won by the opponents, and its played results
+    stay or are void for everyone (取消). Raises ``InputErrors`` for an unknown group/team, a
+    round not drawn, or a team withdrawn twice."""
     ev = load_core_event(port)
     if ev.errors:
         raise InputErrors(ev.errors)
-    g = ev.group_of(group)
-    if g is None:
-        raise InputErrors([InputError(f"未知组别“{group}”，应为：" + "、".join(x.name_zh for x in ev.reg.groups),
-                                      f"unknown group {group!r}", sheet=ev.sheet(K.ROSTER))])
-    gs = ev.groups[g.id]
-    if int(team) not in gs.teams:
-        raise InputErrors([InputError(f"{ev.gname(g)}没有 {team} 号队（尚未抽签或队号有误）",
-                                      f"no team {team} in {g.name_en or g.id}", sheet=ev.sheet(K.DRAW))])
-    current = None
-    for s in g.stages:
-        if ev.entered(g, s) and any(e.number == int(team) for e in ev.stage_entrants(g, s)):
-            current = s
-    if current is None:
-        raise InputErrors([InputError(f"{team} 号队当前不在任何已开始的阶段中", f"team {team} is in no running stage",
-                                      sheet=ev.sheet(K.SCHEDULE))])
-    drawn = ev.state(g, current, with_standings=False).rounds_drawn()
-    k = drawn if after_round is None else int(after_round)
-    if not 0 <= k <= drawn:
-        raise InputErrors([InputError(f"退出轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
-                                      f"the last round played must be 0–{drawn}; got {k}", sheet=ev.sheet(K.SCHEDULE))])
-    if (g.id, current.id, int(team)) in ev.withdrawals:
-        raise InputErrors([InputError(f"{team} 号队已登记退赛", f"team {team} has already withdrawn",
+    if group is not None or team is not None:
+        g = ev.group_of(group)
+        if g is None or team is None or int(team) not in ev.groups[g.id].teams:
+            raise InputErrors([InputError(
+                f"组别“{group}”中没有 {team} 号队（组别应为："
+                + "、".join(x.name_zh for x in ev.reg.groups) + "）",
+                f"no team {team} in group {group!r}", sheet=ev.sheet(K.DRAW))])
+        current = None
+        for s in g.stages:
+            if ev.entered(g, s) and any(e.number == int(team) for e in ev.stage_entrants(g, s)):
+                current = s
+        if current is None:
+            raise InputErrors([InputError(f"{team} 号队不在任何已开始的阶段中",
+                                          f"team {team} is in no running stage", sheet=ev.sheet(K.SCHEDULE))])
+        drawn = ev.state(g, current, with_standings=False).rounds_drawn()
+        k = drawn if after_round is None else int(after_round)
+        if not 0 <= k <= drawn:
+            raise InputErrors([InputError(
+                f"最后参赛轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
+                f"the last round played must be 0–{drawn}; got {k}", sheet=ev.sheet(K.SCHEDULE))])
+        res = None if annul is None else ("取消" if annul else "保留")
+        from bianpai.workbooks.tables import find_sheet
+        name = find_sheet(port, K.WITHDRAWALS)
+        if name is None:
+            name = K.WITHDRAWALS.name(ev.lang)
+            port.write_sheet(name, [K.WITHDRAWALS.headers(ev.lang)],
+                             K.WITHDRAWALS.sheet_format(lang=ev.lang))
+            start = 2
+        else:
+            start = len(port.read_values(name)) + 1
+        port.append_rows(name, [[ev.gname(g), int(team), k, res, reason or None, None]],
+                         start_row=start)
+        ev = load_core_event(port)
+        if ev.errors:
+            raise InputErrors(ev.errors)
+    if not ev.withdrawals:
+        raise InputErrors([InputError("“退赛”表没有登记任何退赛", "the Withdrawals sheet is empty",
                                       sheet=ev.sheet(K.WITHDRAWALS))])
-    rule = ev.reg.withdrawal
-    do_annul = rule.results == "annul" if annul is None else bool(annul)
-    from bianpai.workbooks.tables import find_sheet
-    name = find_sheet(port, K.WITHDRAWALS)
-    old = [list(r) for r in port.read_values(name)[1:]] if name else []
-    row = [ev.gname(g), ev.sname(current), int(team), ev.name_of(g, team), k,
-           ("取消" if do_annul else "保留") if ev.lang == "zh" else ("annul" if do_annul else "keep"),
-           reason, rule.clause]
-    c.write_generated(port, K.WITHDRAWALS, old + [row], ev.lang)
-    what = "成绩全部取消" if do_annul else "已赛成绩保留，之后的比赛判对手胜"
-    result = c.CommandResult("withdraw", f"{ev.gname(g)}{team}号{ev.name_of(g, team)}第{k}轮后退赛：{what}"
-                             + (f"（{reason}）" if reason else ""),
-                             f"team {team} withdrew after round {k}; results "
-                             + ("annulled" if do_annul else "kept"))
-    return c.finish(port, result, {"group": group, "team": team, "after_round": k,
-                                   "annul": do_annul, "reason": reason or None}, ev.lang)
+    parts = []
+    for (gid, sid, n), (k, do_annul, why) in ev.withdrawals.items():
+        g = ev.reg.group(gid)
+        parts.append(f"{ev.gname(g)}{n}号{ev.name_of(g, n)}{ev.sname(g.stage(sid))}第{k}轮后退赛，"
+                     + ("成绩全部取消" if do_annul else "已赛成绩保留") + (f"（{why}）" if why else ""))
+    result = c.CommandResult("withdraw", "退赛登记：" + "；".join(parts),
+                             f"withdrawals: {len(parts)}")
+    return c.finish(port, result, {"group": group, "team": team, "after_round": after_round,
+                                   "annul": annul, "reason": reason or None}, ev.lang)

@@ -221,7 +221,7 @@ def new_macro_workbook(reg, out, *, lang: str = "zh") -> Any:
         port.write_sheet(OPS_SHEET, [], None, position=0)  # merged into the shell's 操作
         jp = JournalPort(port, command="new", snapshots=False, before_save=[write_status])
         result = commands.build_workbook(jp, reg, lang=lang)
-        built = build_xlsm(sheets, Path(tmp) / "event.xlsm", commands_for(is_team_regulation(reg) or is_core_regulation(reg)))
+        built = build_xlsm(sheets, Path(tmp) / "event.xlsm", commands_for(is_team_regulation(reg), is_core_regulation(reg)))
         out.parent.mkdir(parents=True, exist_ok=True)
         if out.exists():
             backups.push(out, "new")

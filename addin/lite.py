@@ -108,6 +108,12 @@ def bp_advance(book: xw.Book):
     run_on_book("advance", book)
 
 
+@script(name="登记退赛 withdraw")
+def bp_withdraw(book: xw.Book):
+    """登记退赛 / check and log the withdrawals typed in 退赛."""
+    run_on_book("withdraw", book)
+
+
 @script(name="撤销 undo")
 def bp_undo(book: xw.Book):
     """撤销 / restore the workbook as it was before the last command."""
@@ -115,4 +121,4 @@ def bp_undo(book: xw.Book):
 
 
 __all__ = ["BP_IMP", "BP_VP", "BP_CARRY", "BP_CHANGFEN", "BP_MATCHPOINTS",
-           "bp_check", "bp_draw", "bp_rank", "bp_awards", "bp_advance", "bp_undo"]
+           "bp_check", "bp_draw", "bp_rank", "bp_awards", "bp_advance", "bp_withdraw", "bp_undo"]

@@ -111,6 +111,11 @@ def advance() -> Any:
     return run("advance")
 
 
+def withdraw() -> Any:
+    """登记退赛 / check and log the withdrawals typed in 退赛."""
+    return run("withdraw")
+
+
 def undo() -> Any:
     """撤销 / restore the workbook as it was before the last command."""
     return run("undo")

@@ -140,3 +140,16 @@ def test_head_to_head_restarts_inside_a_split_tie():
         orders_restart.add(tuple(again["entrant"]))
     assert orders_restart == {(1, 2, 3)}
     assert orders_plain == {(1, 2, 3), (1, 3, 2)}
+
+
+def test_a_changed_setting_is_logged_old_to_new(tmp_path):
+    """Issue 8: changing a 规程 value is written to 日志 (old → new) by the next command."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("check", wb)
+    _set(wb, "lateness.rounds_disqualify", 3)
+    assert run("check", wb).exit_code == 0
+    log = sheet_rows(wb, "日志")
+    assert "规程修改" in log[-1][4] and "rounds_disqualify：2 → 3" in log[-1][4]
+    assert run("check", wb).exit_code == 0  # logged once, not again
+    assert "规程修改" not in sheet_rows(wb, "日志")[-1][4]

@@ -61,12 +61,12 @@ ENTRIES = SheetLayout(key="entries", zh="晋级", en="Qualifiers", landscape=Tru
     C("join_round", "进入轮次", "Joins at round", "int", width=7),
     C("seed", "随机种子", "Seed", width=12), C("clause", "条款", "Clause", width=12)])
 
-WITHDRAWALS = SheetLayout(key="withdrawals", zh="退赛", en="Withdrawals", columns=[
-    C("group", "组别", "Group", width=12), C("stage", "阶段", "Stage", width=12),
-    C("number", "队号", "Team No", "int", width=6), C("name", "队名", "Team", width=16),
-    C("after_round", "最后参赛轮次", "Last round played", "int", width=8),
-    C("results", "成绩处理", "Results", width=10),
-    C("reason", "原因", "Reason", width=24), C("clause", "条款", "Clause", width=12)])
+WITHDRAWALS = SheetLayout(key="withdrawals", zh="退赛", en="Withdrawals", typed=True, columns=[
+    C("group", "组别", "Group", required=True, width=12),
+    C("number", "队号", "Team No", "int", required=True, width=6),
+    C("after_round", "最后参赛轮次", "Last round played", "int", required=True, width=8),
+    C("results", "成绩处理", "Results", "code", choices=["保留", "取消"], width=10),
+    C("reason", "原因", "Reason", width=24), C("note", "备注", "Note", width=16)])
 
 PENALTIES = SheetLayout(key="penalties", zh="罚分", en="Penalties", typed=True, columns=[
     *[c.model_copy() for c in KEY_COLUMNS],

@@ -65,11 +65,15 @@ COMMANDS: list[tuple[str, str, str]] = [
 ADVANCE_COMMAND = ("BpAdvance", "进入下一阶段", "import bianpai.addin.macros as m; m.advance()")
 
 
-def commands_for(team: bool) -> list[tuple[str, str, str]]:
-    """The buttons of an event workbook: :data:`COMMANDS`, plus 进入下一阶段 for team events."""
-    if not team:
-        return list(COMMANDS)
-    return COMMANDS[:-1] + [ADVANCE_COMMAND] + COMMANDS[-1:]
+#: The withdrawal button of a competition-core event (checks and logs the 退赛 rows).
+WITHDRAW_COMMAND = ("BpWithdraw", "登记退赛", "import bianpai.addin.macros as m; m.withdraw()")
+
+
+def commands_for(team: bool, core: bool = False) -> list[tuple[str, str, str]]:
+    """The buttons of an event workbook: :data:`COMMANDS`, plus 进入下一阶段 for multi-stage
+    events and 登记退赛 for competition-core events."""
+    extra = ([ADVANCE_COMMAND] if team or core else []) + ([WITHDRAW_COMMAND] if core else [])
+    return COMMANDS[:-1] + extra + COMMANDS[-1:]
 
 #: English gloss written beside each button (by Sub name); unknown Subs get none.
 BUTTON_NOTES = {
@@ -79,6 +83,7 @@ BUTTON_NOTES = {
     "BpAwards": "名次与奖金 / places and prizes",
     "BpUndo": "恢复到上一步之前 / undo the last command",
     "BpAdvance": "第一阶段排名，开始下一阶段 / rank stage 1, start the next stage",
+    "BpWithdraw": "登记“退赛”表中的退赛 / log the withdrawals typed in 退赛",
 }
 
 _SUB_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,30}$")
