@@ -84,15 +84,15 @@ def layouts_for(reg: Regulation) -> Layouts:
     seen_m, seen_g, seen_c = set(), set(), set()
     for s in stages:
         sc = s.scoring
-        for c in sc.match_columns():
+        for c in sc.entry_match_columns():
             if c.key not in seen_m:
                 seen_m.add(c.key)
                 mcols.append(c)
-        for c in sc.game_columns():
+        for c in sc.entry_game_columns():
             if c.key not in seen_g:
                 seen_g.add(c.key)
                 gcols.append(c)
-        for d in sc.decisions():
+        for d in sc.entry_decisions():
             if d not in decisions:
                 decisions.append(d)
         for name in (s.tie_breaks.criteria if s.tie_breaks else []):
@@ -259,15 +259,12 @@ class CoreEvent:
             if typed is None or typed.empty or not sc.is_complete(typed):
                 continue
             try:
-                out[m.key] = sc.score(m, typed)
+                out[m.key] = sc.score_typed(m, typed)
             except InputError as exc:
                 if exc.sheet is None and typed.where:
                     exc.sheet, _, exc.cell = typed.where[0].partition("!")
                 self.errors.append(exc)
-        done = list(out.values())
-        finalize = getattr(sc, "finalize", None)
-        if finalize is not None:
-            done = finalize(done)
+        done = sc.finalize(list(out.values()))
         for (gid, sid, number), (_k, annul, reason) in self.withdrawals.items():
             if annul and gid == g.id and sid == s.id:
                 done = core.annul_entrant(done, number, note_zh=f"{number}号退赛，成绩取消（{reason}）",

@@ -314,7 +314,7 @@ def _append_entry_rows(ev: CoreEvent, new) -> None:
         key = [ev.gname(g), ev.sname(s), m.pool, m.round, m.table]
         n_res = len(ev.lay.results.columns)
         res_rows.append(key + [m.sides[0], m.sides[1]] + [None] * (n_res - 7))
-        for k in range(1, s.scoring.games_per_match() + 1):
+        for k in range(1, s.scoring.games_per_match + 1):
             game_rows.append(key + [k] + [None] * (len(ev.lay.games.columns) - 6))
     for layout, rows in ((ev.lay.results, res_rows), (ev.lay.games, game_rows)):
         if not rows:

@@ -291,30 +291,45 @@ class TypedMatch:
 class Scoring(Protocol):
     """A scoring rule: what is typed for a match → :class:`MatchResult`.
 
-    ``kind`` is its discriminator (``gouji_games``, ``bridge_teams_vp`` …). Sheets are generated
-    from ``game_columns()`` (typed per game, ``games_per_match()`` rows prepared per match) and
-    ``match_columns()`` (typed per match instead); ``decisions()`` are the codes of the 判定
-    dropdown (forfeits, awarded losses). ``criteria()`` names the registered tie-break criteria
-    whose values this scoring provides (in :attr:`MatchResult.values`).
+    ``kind`` is its discriminator (``gouji_games``, ``bridge_teams_vp`` …). The workbook's
+    entry sheets are generated from it: ``entry_game_columns()`` (逐局成绩, one row per game;
+    ``games_per_match`` rows are prepared per match), ``entry_match_columns()`` (成绩, one row per
+    match, for results typed as totals) and ``entry_decisions()`` (the 判定 dropdown: forfeits,
+    awarded losses). The command builds a :class:`TypedMatch` per drawn match and asks
+    ``is_complete`` then ``score_typed``; byes and the later matches of a withdrawn entrant are
+    ``bye(match)`` and ``forfeit(match, side)``; ``finalize(results)`` applies stage-wide rules
+    (e.g. annulling a forfeiting team's matches) and returns the list to rank. ``simulate``
+    gives game rows for the demo.
     """
 
     kind: str
+    games_per_match: int
 
-    def game_columns(self) -> list[EntryColumn]: ...
+    def entry_game_columns(self) -> list[EntryColumn]: ...
 
-    def match_columns(self) -> list[EntryColumn]: ...
+    def entry_match_columns(self) -> list[EntryColumn]: ...
 
-    def games_per_match(self) -> int: ...
-
-    def decisions(self) -> list[str]: ...
+    def entry_decisions(self) -> list[str]: ...
 
     def is_complete(self, typed: TypedMatch) -> bool:
         """True when ``typed`` holds a whole result (every game, or the totals, or a
         decision); a partly typed match is incomplete, not an error."""
 
-    def score(self, match: Match, typed: TypedMatch) -> MatchResult:
+    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
         """Score one complete match. Raises ``InputError`` (naming ``typed.where`` cells when
         it can) for a result the rules do not allow."""
+
+    def bye(self, match: Match) -> MatchResult: ...
+
+    def forfeit(self, match: Match, side: int) -> MatchResult:
+        """The match lost by forfeit by ``side`` (e.g. a withdrawn entrant's later match)."""
+
+    def finalize(self, results: list[MatchResult]) -> list[MatchResult]: ...
+
+    def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
+                 ) -> list[dict[str, Any]]:
+        """Plausible game rows (entry column key → value) for a demo, stronger side winning
+        more often."""
 
 
 # ------------------------------------------------------------------------------ registries
