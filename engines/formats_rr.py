@@ -257,7 +257,9 @@ class FixtureListStage(_PoolStage):
 
     * ``fixtures``: the list used by every pool (items like ``"1vs2"``/``"A1vsA2"``/``"1-2"``;
       a whole 规程 line ``"1vs2/1vs3/…"`` is split too). Listed first = home (side 0).
-    * ``pool_fixtures``: a pool's own list (pool label → list), overriding ``fixtures``.
+    * ``pool_fixtures``: a pool's own list (pool label → list), overriding ``fixtures``. A pool
+      letter written in an item (``"A1vsA2"``) must name that pool; in ``fixtures`` (shared by
+      every pool) letters are ignored.
     * ``rounds``: an explicit split into rounds, each a list of fixtures (every listed fixture
       exactly once; applies to every pool). ``None`` (default): split by ``packing``.
     * ``packing``: ``"auto"`` (default) = a list that is a complete round robin of the pool is

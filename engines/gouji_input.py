@@ -134,10 +134,8 @@ def read_games(games: pd.DataFrame | None):
                                               f"game {g} seat {seat}: {exc.en}",
                                               row=idx, column=str(col), game=g))
                     continue
-                if f is None:
-                    if typed and not wide and not long_form:
-                        continue
-                    continue  # reported as a missing seat below
+                if f is None:  # an empty cell: reported as a missing seat by check_game
+                    continue
                 if seat in slot:
                     errors.append(gouji_error(f"第{g}局{seat}号位录入了两次",
                                               f"game {g}: seat {seat} is typed twice",

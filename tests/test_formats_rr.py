@@ -187,6 +187,16 @@ class TestFixtureListStage:
         assert sum(1 for ms in rounds for m in ms) == 18  # 6 per group, not 15
         assert fmt.finished(st)
 
+    def test_full_round_robin_is_the_other_setting(self):
+        """七（一）1 heading: 每个小组6支队伍进行单循环 — as a Berger round robin: 15 per group."""
+        st = state_of({"A": list(range(1, 7)), "B": list(range(7, 13)),
+                       "C": list(range(13, 19))})
+        rounds = run_all(RoundRobinStage(clause="七（一）1"), st)
+        assert len(rounds) == 5
+        for pool in "ABC":
+            ms = [m for r in rounds for m in r if m.pool == pool]
+            assert len(ms) == 15 and len({frozenset(m.sides) for m in ms}) == 15
+
     def test_per_pool_lists_with_pool_letters(self):
         fmt = FixtureListStage(pool_fixtures={
             "A": "A1vsA2、A2vsA3、A3vsA4、A4vsA5、A5vsA6、A6vsA1",
