@@ -314,3 +314,30 @@ def test_random_valid_finishes_are_zero_sum_and_2_1_0(games, sweep):
     typed = pd.DataFrame({"game": [1, 2, 3], "points_0": list(r.values["game_scores"][0]),
                           "points_1": list(r.values["game_scores"][1])})
     assert rules.score(M, typed).values == r.values
+
+
+class TestGroupStageFlow:
+    def test_pool_plays_the_cycle_and_places_top_three(self):
+        """七（一）1 with 九第一条2: the A-group cycle scored, ranked by 积分 then 净胜分, top 3."""
+        import random
+
+        from bianpai.engines.core import StageEntrant, StageState
+        from bianpai.engines.formats_rr import QINGDAO_GROUP_CYCLE, FixtureListStage
+
+        rng = random.Random(2015)
+        fmt = FixtureListStage(fixtures=QINGDAO_GROUP_CYCLE, clause="七（一）1")
+        state = StageState(entrants=[StageEntrant(n, pool="A") for n in range(1, 7)], seed=7)
+        while not fmt.finished(state):
+            for m in fmt.next_round(state, rng):
+                state.matches.append(m)
+                games = wide(*(rng.sample(FINISHES, 6) for _ in range(3)))
+                state.results[m.key] = RULES.score(m, games)
+        rows = entrant_rows(state.results.values())
+        table = rank(range(1, 7), rows, list(GOUJI_TIE_CHAIN), seed=state.seed).table
+        state.standings = {"A": table}
+        places = fmt.placings(state)
+        assert len(state.results) == 6
+        assert sum(rows.match_points) == 12 and sum(rows.net_score) == 0
+        assert list(places.entrant[:3]) == list(table.entrant[:3])
+        mp = dict(zip(table.entrant, table.match_points))
+        assert list(table.match_points) == sorted(mp.values(), reverse=True)
