@@ -461,7 +461,7 @@ def _read_schedule(ev: CoreEvent) -> pd.DataFrame:
                         table=rec["table"], label=rec["label"], side0=rec["side0"],
                         side1=rec["side1"], row=row))
     _check_rounds(ev, out, sheet, d)
-    return pd.DataFrame(out, columns=cols)
+    return _frame(out, cols)
 
 
 def _check_rounds(ev: CoreEvent, rows: list[dict], sheet: str, d: pd.DataFrame) -> None:
@@ -502,7 +502,14 @@ def _read_entries(ev: CoreEvent) -> pd.DataFrame:
                         position=rec["position"], from_stage_id=src.id if src else None,
                         from_pool=rec["from_pool"], from_place=rec["from_place"],
                         carry=rec["carry"], join_round=rec["join_round"], seed=rec["seed"]))
-    return pd.DataFrame(out, columns=cols)
+    return _frame(out, cols)
+
+
+def _frame(rows: list[dict], cols: list[str]) -> pd.DataFrame:
+    """A DataFrame of record dicts whose empty cells stay ``None`` (pandas would turn ``None``
+    into NaN in mixed object columns, and keys such as an empty pool must compare equal)."""
+    df = pd.DataFrame(rows, columns=cols).astype(object)
+    return df.where(pd.notna(df), None)
 
 
 def _match_key(ev: CoreEvent, rec: dict, df: pd.DataFrame, row: int, sheet: str):

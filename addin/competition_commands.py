@@ -405,9 +405,12 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
                 waiting.append(f"{ev.gname(g)}{ev.sname(s)}（等待{'、'.join(wait)}结束）")
                 break
             for r in rows:
+                # the seed the source ranking's lots used, so the places stay as taken
+                rseed = ev.stage_seed(g, r["from_stage"])
                 new_rows.append([ev.gname(g), ev.sname(s), r["number"], ev.name_of(g, r["number"]),
                                  r["pool"], r["position"], ev.sname(r["from_stage"]), r["from_pool"],
-                                 r["from_place"], r["carry"], r["join_round"], str(seed), r["clause"]])
+                                 r["from_place"], r["carry"], r["join_round"],
+                                 "" if rseed is None else str(rseed), r["clause"]])
             done.append(f"{ev.gname(g)}{ev.sname(s)} {len(rows)} 队")
             break
     if not new_rows:

@@ -176,8 +176,20 @@ class RoundRobinStage(_PoolStage):
 
     kind: Literal["round_robin"] = "round_robin"
     cycles: int = Field(1, ge=1, le=4)
+    # the most rounds the 规程 allows (深圳 八（一）: at most 7) and the boards a round has
+    # (pairs events): settings of the same round robin in every pipeline
+    max_rounds: int | None = Field(None, ge=1)
+    min_boards_per_round: int | None = Field(None, ge=1)
+    boards_per_round: int = Field(6, ge=1)
     clause: str | None = None
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _enough_boards(self):
+        if self.min_boards_per_round and self.boards_per_round < self.min_boards_per_round:
+            raise ValueError(f"每轮牌数 {self.boards_per_round} 少于规程要求的 {self.min_boards_per_round} 副 / "
+                             f"boards per round below the minimum {self.min_boards_per_round}")
+        return self
 
     def _schedule(self, pool: str | None, n: int) -> list[PosRound]:
         if n < 2:

@@ -33,7 +33,10 @@ from typing import ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from bianpai.engines.core import Match, MatchResult, register_scoring
+import random
+from typing import Any
+
+from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
 from bianpai.engines.errors import InputError
 from bianpai.engines.gouji_input import (ADJUSTMENT_KINDS, FINISH_ALIASES, FINISHES,
                                          check_game, gouji_error, parse_finish,
@@ -377,6 +380,92 @@ class GoujiScoring(BaseModel):
         return self._result(match, tuple(outcome), total, games_shown,
                             "；".join(x for x in (zh, pz) if x), "; ".join(x for x in (en, pe) if x),
                             points=points)
+
+
+    # ---------------------------------------------------------------- the workbook's entry
+    #: 判定 codes of the 成绩 sheet → (side, adjustment kind)
+    DECISIONS: ClassVar[dict[str, tuple[int, str]]] = {
+        "主队弃权": (0, "forfeit"), "客队弃权": (1, "forfeit"),
+        "主队判负": (0, "misconduct"), "客队判负": (1, "misconduct")}
+
+    def entry_game_columns(self) -> list[EntryColumn]:
+        """逐局成绩: each seat's finish (头科…大落, or 1–6), or each team's 局分 instead."""
+        seats = [EntryColumn(f"seat_{k}", f"{k}号位", f"Seat {k}", "text", choices=FINISHES,
+                             width=6) for k in range(1, 7)]
+        return seats + [EntryColumn("points_0", "{side}局分", "{side} game points", "decimal",
+                                    side=0, width=8),
+                        EntryColumn("points_1", "{side}局分", "{side} game points", "decimal",
+                                    side=1, width=8)]
+
+    def entry_match_columns(self) -> list[EntryColumn]:
+        return []
+
+    def entry_decisions(self) -> list[str]:
+        """弃权 (incl. 迟到15分钟, 十（十一）) and 判负 (十（六）（七）) of either side."""
+        return list(self.DECISIONS)
+
+    def _typed_frames(self, typed: TypedMatch) -> tuple[pd.DataFrame, pd.DataFrame]:
+        g = typed.games.copy()
+        if "_row" in g.columns:
+            g = g.set_index("_row")
+        for col in ("points_0", "points_1"):
+            if col in g.columns and g[col].isna().all():
+                g = g.drop(columns=[col])
+        adj = [{"side": side, "kind": "penalty", "value": value}
+               for side, _kind, value in typed.penalties]
+        if typed.decision in self.DECISIONS:
+            side, kind = self.DECISIONS[typed.decision]
+            adj.append({"side": side, "kind": kind, "value": None})
+        return g, pd.DataFrame(adj, columns=["side", "kind", "value"])
+
+    def is_complete(self, typed: TypedMatch) -> bool:
+        """A decision, or every game with all six finishes (or both teams' 局分)."""
+        if typed.decision:
+            return True
+        g = typed.games
+        if len(g) < self.games_per_match:
+            return False
+        seats = [f"seat_{k}" for k in range(1, 7)]
+        for _, rec in g.iterrows():
+            full = all(c in g.columns and rec[c] is not None and not pd.isna(rec[c]) for c in seats)
+            pts = all(c in g.columns and rec[c] is not None and not pd.isna(rec[c])
+                      for c in ("points_0", "points_1"))
+            if not (full or pts):
+                return False
+        return True
+
+    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
+        """Score what the arbiter typed: 逐局成绩 rows, 罚分 (扣局分) and the 判定."""
+        if typed.decision and typed.decision not in self.DECISIONS:
+            raise gouji_error(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
+                              f"unknown decision {typed.decision!r}", column="decision")
+        games, adj = self._typed_frames(typed)
+        if typed.decision and games.drop(columns=["game"], errors="ignore").isna().all(axis=None):
+            games = None
+        return self.score(match, games, adj)
+
+    def bye(self, match: Match) -> MatchResult:
+        return self.score(match, None)
+
+    def forfeit(self, match: Match, side: int) -> MatchResult:
+        """``side`` forfeits (e.g. a withdrawn team's later match)."""
+        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
+                                                      "value": None}]))
+
+    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
+        """九第一条2: a forfeiting team's results are all void (setting ``forfeit_annuls_all``)."""
+        return annul_forfeits(results, self)
+
+    def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
+                 ) -> list[dict[str, Any]]:
+        """Random finishes per game; each seat's draw is its team's strength plus noise."""
+        out = []
+        for _ in range(games):
+            seats = list(range(1, 7))
+            score = {k: strengths[self.side_of_seat(k)] + rng.gauss(0, 1.5) for k in seats}
+            order = sorted(seats, key=lambda k: -score[k])
+            out.append({f"seat_{k}": FINISHES[order.index(k)] for k in seats})
+        return out
 
 
 register_scoring(GoujiScoring, "够级", "gouji")

@@ -73,6 +73,8 @@ def sum_of(column: str) -> Callable:
     def compute(members, results, ctx):
         r = _played(results)
         out: Values = {}
+        if column not in r.columns:  # no result carries it yet (e.g. before round 1)
+            return {e: Decimal(0) for e in members}
         for e in members:
             vals = r.loc[r["entrant"] == e, column]
             out[e] = sum((to_decimal(v) for v in vals if not pd.isna(v)), Decimal(0))
@@ -85,6 +87,8 @@ def mean_of(column: str) -> Callable:
     def compute(members, results, ctx):
         r = _played(results)
         out: Values = {}
+        if column not in r.columns:
+            return {e: None for e in members}
         for e in members:
             vals = [to_decimal(v) for v in r.loc[r["entrant"] == e, column] if not pd.isna(v)]
             out[e] = q2(sum(vals, Decimal(0)) / len(vals)) if vals else None

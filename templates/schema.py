@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bianpai.engines.eligibility import EligibilityRules
+from bianpai.engines.formats_rr import FixtureListStage, RoundRobinStage
+from bianpai.engines.gouji import GoujiScoring
 from bianpai.engines.guandan import GuandanScoring
 from bianpai.engines.prizes import AwardRules
 
@@ -24,23 +26,9 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class RoundRobinFormat(Strict):
-    """单循环 (or double, ``cycles=2``) from the FIDE Berger tables."""
-
-    kind: Literal["round_robin"] = "round_robin"
-    cycles: int = Field(1, ge=1, le=4)
-    max_rounds: int | None = Field(None, ge=1)
-    min_boards_per_round: int | None = Field(None, ge=1)
-    boards_per_round: int = Field(6, ge=1)
-    clause: str | None = None
-    note: str | None = None
-
-    @model_validator(mode="after")
-    def _enough_boards(self):
-        if self.min_boards_per_round and self.boards_per_round < self.min_boards_per_round:
-            raise ValueError(f"每轮牌数 {self.boards_per_round} 少于规程要求的 {self.min_boards_per_round} 副 / "
-                             f"boards per round below the minimum {self.min_boards_per_round}")
-        return self
+#: 单循环 (or double, ``cycles=2``) from the FIDE Berger tables: the competition core's round
+#: robin (:class:`bianpai.engines.formats_rr.RoundRobinStage`), one model for every pipeline.
+RoundRobinFormat = RoundRobinStage
 
 
 class SwissFormat(Strict):
@@ -87,7 +75,7 @@ class KnockoutFormat(Strict):
     note: str | None = None
 
 
-StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat],
+StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat, FixtureListStage],
                         Field(discriminator="kind")]
 
 
@@ -125,8 +113,8 @@ class BridgeKnockoutScoring(Strict):
     note: str | None = None
 
 
-Scoring = Annotated[Union[GuandanScoring, BridgeTeamsVpScoring, BridgeKnockoutScoring],
-                    Field(discriminator="kind")]
+Scoring = Annotated[Union[GuandanScoring, BridgeTeamsVpScoring, BridgeKnockoutScoring,
+                          GoujiScoring], Field(discriminator="kind")]
 
 
 class CarryOver(Strict):

@@ -59,7 +59,7 @@ ENTRIES = SheetLayout(key="entries", zh="晋级", en="Qualifiers", landscape=Tru
     C("from_place", "来源名次", "From place", "int", width=7),
     C("carry", "带分", "Carry-over", "decimal", width=7),
     C("join_round", "进入轮次", "Joins at round", "int", width=7),
-    C("seed", "随机种子", "Seed", width=12), C("clause", "条款", "Clause", width=12)])
+    C("seed", "排名随机种子", "Ranking seed", width=12), C("clause", "条款", "Clause", width=12)])
 
 WITHDRAWALS = SheetLayout(key="withdrawals", zh="退赛", en="Withdrawals", typed=True, columns=[
     C("group", "组别", "Group", required=True, width=12),

@@ -116,7 +116,9 @@ def settings_rows(reg: Regulation) -> list[list[Any]]:
                  "工作表与列名的语言 / language of sheet and column names"])
 
     def walk(node, path, clause, note_done):
-        if isinstance(node, dict) and path and path[-1] in MAPPING_FIELDS:
+        if isinstance(node, dict) and path and (path[-1] in MAPPING_FIELDS or any(
+                not re.fullmatch(r"[A-Za-z_]\w*", str(k), re.ASCII) for k in node)):
+            # a table keyed by Chinese names or numbers (局分表 头科: 4 …) is one cell
             text = ", ".join(f"{k}: {v}" for k, v in node.items())
             rows.append([_path_text(path), _label(path, data), text, clause or "", ""])
         elif isinstance(node, dict):
