@@ -54,7 +54,7 @@ from bianpai.engines.errors import InputError, RuleError
 
 __all__ = [
     "seed_positions", "reorder", "ORDERINGS", "DEFAULT_LOSER_ORDERINGS", "balance_byes",
-    "snake_seeding", "effort_balanced_seeding", "draw_into_pools", "win_rate",
+    "snake_seeding", "effort_balanced_seeding", "bracket_optimized_seeding", "draw_into_pools", "win_rate",
     "stage2_seeding", "Node", "Resolved", "Resolution", "single_elimination_nodes",
     "double_elimination_nodes", "resolve", "SingleElimination", "DoubleEliminationGroups",
     "bracket_table", "round_name",
@@ -174,6 +174,30 @@ def effort_balanced_seeding(seeds: Sequence, pools: int) -> list[list]:
     out: list[list] = [[] for _ in range(pools)]
     for i, s in enumerate(seeds):
         out[i % pools].append(s)
+    return out
+
+
+def bracket_optimized_seeding(seeds: Sequence, pools: int) -> list[list]:
+    """Row-by-row placement where each row of G seeds is reordered so that seeds that would meet
+    early in a bracket land in different groups: row 1 ``natural``, row 2 ``half_shift``, row 3
+    ``reverse``, row 4 ``reverse_half_shift``, then the cycle repeats (:data:`ORDERINGS`).
+
+    This reproduces the brackets-manager ``groups.bracket_optimized`` reference layout for 16
+    seeds into 4 groups (corpus ``groups-orderings``: [1,7,12,14] [2,8,11,13] [3,5,10,16]
+    [4,6,9,15]); the library's general rule was not available, so other sizes are our reading.
+    Returns one list per group.
+    """
+    if pools < 1:
+        raise RuleError("小组数必须至少为 1", "there must be at least one pool")
+    cycle = ["natural", "half_shift", "reverse", "reverse_half_shift"]
+    out: list[list] = [[] for _ in range(pools)]
+    seeds = list(seeds)
+    for row in range(0, math.ceil(len(seeds) / pools)):
+        chunk = seeds[row * pools:(row + 1) * pools]
+        if len(chunk) == pools:
+            chunk = reorder(chunk, cycle[row % 4])
+        for g, s in enumerate(chunk):
+            out[g].append(s)
     return out
 
 
@@ -473,27 +497,25 @@ def resolve(nodes: Sequence[Node], entrants: list[StageEntrant], matches: Iterab
         out.losses[e.number] = 0
     for nd in nodes:
         m = drawn.get(nd.id)
-        if m is not None:
-            sides = tuple(m.sides)
-        else:
-            vals = []
-            for kind, ref in nd.sides:
-                if kind == "seed":
-                    v = seat_of.get(ref)
-                else:
-                    src = out.nodes.get(ref)
-                    v = UNKNOWN if src is None else (src.winner if kind == "W" else src.loser)
-                vals.append(v)
-            sides = tuple(vals)
+        vals = []
+        for kind, ref in nd.sides:
+            if kind == "seed":
+                v = seat_of.get(ref)
+            else:
+                src = out.nodes.get(ref)
+                v = UNKNOWN if src is None else (src.winner if kind == "W" else src.loser)
+            vals.append(v)
         wd_out: list[int] = []
         clean = []
-        for v in sides:
-            if v not in (None, UNKNOWN) and m is None and withdrawn.get(v) is not None \
+        for v in vals:
+            if v not in (None, UNKNOWN) and withdrawn.get(v) is not None \
                     and withdrawn[v] < nd.round:
                 wd_out.append(v)
                 v = None
             clean.append(v)
-        sides = tuple(clean)
+        # a drawn match keeps its drawn sides (hand edits win)
+        sides = tuple(m.sides) if m is not None else tuple(clean)
+        wd_out = [v for v in wd_out if v not in sides]
         if nd.conditional:
             gf1 = out.nodes.get("GF1")
             if gf1 is None or gf1.status != "done":
@@ -700,6 +722,8 @@ def _placings_frame(rows: list[dict]) -> pd.DataFrame:
     df["place"] = df["place"].astype(int)
     df["eliminated_round"] = df["eliminated_round"].astype("Int64")
     df["losses"] = df["losses"].astype(int)
+    df["bracket_side"] = df["bracket_side"].astype(object)
+    df.loc[df["bracket_side"].isna(), "bracket_side"] = None
     return df.sort_values(["pool", "place", "entrant"], key=lambda s: s.astype(str)
                           if s.name == "pool" else s, kind="stable").reset_index(drop=True)
 
@@ -1013,7 +1037,6 @@ class DoubleEliminationGroups(_Bracket):
         ``"winners"`` (胜部) or ``"losers"`` (败部) for the qualifiers (the next stage seeds them
         differently: CBSA 十六（三）2(2)), ``None`` for the others."""
         rows: list[dict] = []
-        k = int(math.log2(self.pool_size))
         for pool in state.pools():
             res = self.resolution(state, pool)
             top: list[dict] = []
@@ -1045,15 +1068,12 @@ class DoubleEliminationGroups(_Bracket):
                             and r.winner not in (None, UNKNOWN):
                         top.append(side_row(r.winner, half + 1,
                                             "败部出线" if self.qualify else "败部冠军", "losers"))
-                if lb_last == 0:
-                    pass
             placed = {row["entrant"] for row in top}
             alive = [e.number for e in state.pool_entrants(pool)
                      if e.number not in res.eliminated and e.number not in placed]
             for x in sorted(alive):
                 top.append(side_row(x, 1, "未出局", None))
             rows.extend(self._place_eliminated(res, alive, top, pool))
-            del k
         return _placings_frame(rows)
 
 
