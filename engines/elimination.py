@@ -679,6 +679,10 @@ class _Bracket(BaseModel):
             return None
         return self.races[min(match.round, len(self.races)) - 1]
 
+    def bracket_table(self, state: StageState) -> pd.DataFrame:
+        """Every slot of the bracket with placeholders: see :func:`bracket_table`."""
+        return bracket_table(state, self)
+
     # -- placings
     def _loser_key(self, r: Resolved, x: int):
         if self.loser_order == "shared" or r.result is None:
@@ -980,10 +984,6 @@ class SingleElimination(_Bracket):
         return {"entrant": x, "pool": pool, "place": place, "decided_by": why,
                 "eliminated_round": pd.NA, "bracket_side": None, "losses": res.losses.get(x, 0)}
 
-    def bracket_table(self, state: StageState) -> pd.DataFrame:
-        """See :func:`bracket_table`."""
-        return bracket_table(state, self)
-
 
 register_format(SingleElimination, "淘汰赛", "单败淘汰", "单淘汰", "knockout")
 
@@ -1028,9 +1028,6 @@ class DoubleEliminationGroups(_Bracket):
         return double_elimination_nodes(self.pool_size, qualify=self.qualify,
                                         grand_final=self.grand_final,
                                         loser_orderings=self.loser_orderings)
-
-    def next_round(self, state: StageState, rng: random.Random) -> list[Match]:
-        return super().next_round(state, rng)
 
     def placings(self, state: StageState) -> pd.DataFrame:
         """Places per pool. Columns as :meth:`SingleElimination.placings`; ``bracket_side`` is

@@ -499,3 +499,31 @@ def test_double_elimination_invariants(sizes, seed):
     for r in range(1, state.rounds_drawn() + 1):
         es = [(m.pool, e) for m in state.round_matches(r) for e in m.entrants]
         assert len(es) == len(set(es))
+
+
+class TestPurity:
+    """The bracket is a function of (entrants + seeds, seed, results): no stored winners."""
+
+    def test_hand_edit_of_a_drawn_match_wins(self):
+        fmt = SingleElimination()
+        state = StageState(seeded(4), seed=1)
+        r1 = fmt.next_round(state, None)
+        # the arbiter swaps entrant 4 for entrant 3 in SF1 and 3 for 4 in SF2
+        edited = [Match(m.round, m.table, tuple({4: 3, 3: 4}.get(s, s) for s in m.sides),
+                        m.pool, m.label) for m in r1]
+        state.matches.extend(edited)
+        for m in edited:
+            state.results[m.key] = won(m, max(m.sides))
+        final = fmt.next_round(state, None)
+        assert [set(m.sides) for m in final] == [{3, 4}]
+
+    def test_recomputed_views_agree(self):
+        fmt = DoubleEliminationGroups()
+        state = StageState(seeded(8, pool="A") + seeded(6, pool="B"), seed=4)
+        state.entrants = [StageEntrant(e.number + (100 if e.pool == "B" else 0), pool=e.pool,
+                                       seed=e.seed) for e in state.entrants]
+        r1 = fmt.next_round(state, None)
+        t = bracket_table(state, fmt)
+        assert len(t) == 2 * 10 * 2
+        assert "WB1.1负者" in set(t["text"]) and "LB1.1胜者" in set(t["text"])
+        assert fmt.next_round(state, None) == r1  # nothing stored: same draw again
