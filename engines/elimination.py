@@ -50,11 +50,12 @@ from pydantic import BaseModel, Field, model_validator
 
 from bianpai.engines.core import (Match, MatchResult, NotReady, Reason, StageEntrant, StageState,
                                   register_format)
-from bianpai.engines.errors import InputError, RuleError
+from bianpai.engines.errors import RuleError
 
 __all__ = [
     "seed_positions", "reorder", "ORDERINGS", "DEFAULT_LOSER_ORDERINGS", "balance_byes",
-    "snake_seeding", "effort_balanced_seeding", "bracket_optimized_seeding", "draw_into_pools", "win_rate",
+    "snake_seeding", "effort_balanced_seeding", "bracket_optimized_seeding", "draw_into_pools",
+    "win_rate",
     "stage2_seeding", "Node", "Resolved", "Resolution", "single_elimination_nodes",
     "double_elimination_nodes", "resolve", "SingleElimination", "DoubleEliminationGroups",
     "bracket_table", "round_name",

@@ -24,8 +24,33 @@ from pydantic import BaseModel, Field
 
 from bianpai.engines.core import Match, MatchResult, register_scoring
 from bianpai.engines.errors import InputError, RuleError
+from bianpai.engines.rounding import to_decimal
+from bianpai.engines.standings import Criterion, register, sum_of
 
-__all__ = ["FramesRace", "SingleGame", "parse_game_result"]
+__all__ = ["FramesRace", "SingleGame", "parse_game_result", "frame_rate"]
+
+
+def frame_rate(members, results: pd.DataFrame, ctx) -> dict:
+    """Criterion function 胜率: frames won ÷ frames played over an entrant's complete matches
+    (columns ``frames_won``, ``frames_lost`` of :func:`~bianpai.engines.core.entrant_rows`),
+    a ``Decimal`` with 4 places half-up, ``None`` when no frame was played. CBSA 十六（三）2(2)."""
+    r = results[results["complete"].astype(bool)] if "complete" in results.columns else results
+    out: dict = {}
+    for e in members:
+        rows = r[r["entrant"] == e]
+        won = sum((to_decimal(v) for v in rows.get("frames_won", []) if not pd.isna(v)),
+                  Decimal(0))
+        lost = sum((to_decimal(v) for v in rows.get("frames_lost", []) if not pd.isna(v)),
+                   Decimal(0))
+        out[e] = (won / (won + lost)).quantize(Decimal("0.0001"), "ROUND_HALF_UP") \
+            if won + lost else None
+    return out
+
+
+register(Criterion("frames_won", "胜局数", "frames won", sum_of("frames_won"), places=None))
+register(Criterion("frames_lost", "负局数", "frames lost", sum_of("frames_lost"), places=None,
+                   descending=False))
+register(Criterion("frame_rate", "胜率", "frame win rate", frame_rate, places=4))
 
 
 def _int(v, what_zh: str, what_en: str) -> int:
@@ -82,6 +107,7 @@ class FramesRace(BaseModel):
                         "局数；弃权场默认不计局数（不进入胜率）。")
 
     game_columns: ClassVar[tuple[str, ...]] = ("frames_0", "frames_1", "race")
+    criteria: ClassVar[tuple[str, ...]] = ("frames_won", "frames_lost", "frame_rate")
 
     def score(self, match: Match, games: pd.DataFrame,
               adjustments: pd.DataFrame | None = None) -> MatchResult:
@@ -187,6 +213,7 @@ class SingleGame(BaseModel):
     note: str | None = "一局定胜负；平局则在第二行填加赛局结果，加赛局不得为和。"
 
     game_columns: ClassVar[tuple[str, ...]] = ("result",)
+    criteria: ClassVar[tuple[str, ...]] = ()
 
     def score(self, match: Match, games: pd.DataFrame,
               adjustments: pd.DataFrame | None = None) -> MatchResult:

@@ -110,3 +110,18 @@ class TestSingleGame:
 
     def test_parse(self):
         assert parse_game_result("胜") == (1, 0) and parse_game_result("=") is None
+
+
+class TestFrameRateCriterion:
+    """胜率 for the standings chain: CBSA 十六（三）2(2) "依据胜率排序"."""
+
+    def test_from_entrant_rows(self):
+        from bianpai.engines.core import entrant_rows
+        from bianpai.engines.standings import CRITERIA
+        fr = FramesRace(race_to=9)
+        rs = [fr.score(Match(1, 1, (1, 2)), frames((9, 5))),
+              fr.score(Match(2, 1, (1, 3)), frames((7, 9)))]
+        rows = entrant_rows(rs)
+        v = CRITERIA["frame_rate"].compute([1, 2], rows, {})
+        assert v[1] == Decimal("0.5333") and v[2] == Decimal("0.3571")
+        assert CRITERIA["frames_won"].compute([1], rows, {})[1] == 16

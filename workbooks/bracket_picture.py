@@ -39,7 +39,8 @@ def render_bracket(table: pd.DataFrame, path: str | Path, *, names: Mapping[int,
     """Draw ``table`` (columns of :func:`~bianpai.engines.elimination.bracket_table`) to
     ``path``; the suffix picks the format (``.png``, ``.pdf``, ``.svg``). ``names``: entrant
     number → name shown instead of the number. ``pool``: draw only that pool (default: the first
-    pool in the table). ``dpi``: resolution of a PNG. Returns the path. Raises ``ValueError`` when there is nothing to draw.
+    pool in the table). ``dpi``: resolution of a PNG. Returns the path. Raises ``ValueError``
+    when there is nothing to draw.
     """
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
