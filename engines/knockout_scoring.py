@@ -1,0 +1,266 @@
+"""Scorings of knockout matches: a race to N frames (cue sports) and a single game with a
+decider (跳棋).
+
+Sources
+-------
+* CBSA 2022 规程 十六（二）: races "17局9胜", "13局7胜", "25局13胜", "41局21胜（分两个阶段）", "81局41胜
+  （分两天四个阶段）" — a match is won by the first to reach the race; sessions are typed as rows and
+  summed. 十六（一）5: "每轮比赛裁判长宣布比赛开始后，未到场的选手将被判负一局，15分钟后仍未到场视为弃权。"
+* otog 2024 跳棋 七（一）: "比赛采取单淘汰，一局定胜负…每局用时：15分钟包干，若出现平局，加赛一局决胜
+  负。加赛局用时：5分钟包干，超时3次判负。"
+
+Both scorings take ``games`` (the typed rows of one match) and ``adjustments`` (columns ``side``
+(int), ``kind`` (str code), ``value`` (Decimal or NA)) and return a
+:class:`~bianpai.engines.core.MatchResult`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import ClassVar, Literal
+
+import pandas as pd
+from pydantic import BaseModel, Field
+
+from bianpai.engines.core import Match, MatchResult, register_scoring
+from bianpai.engines.errors import InputError, RuleError
+from bianpai.engines.rounding import to_decimal
+from bianpai.engines.standings import Criterion, register, sum_of
+
+__all__ = ["FramesRace", "SingleGame", "parse_game_result", "frame_rate"]
+
+
+def frame_rate(members, results: pd.DataFrame, ctx) -> dict:
+    """Criterion function 胜率: frames won ÷ frames played over an entrant's complete matches
+    (columns ``frames_won``, ``frames_lost`` of :func:`~bianpai.engines.core.entrant_rows`),
+    a ``Decimal`` with 4 places half-up, ``None`` when no frame was played. CBSA 十六（三）2(2)."""
+    r = results[results["complete"].astype(bool)] if "complete" in results.columns else results
+    out: dict = {}
+    for e in members:
+        rows = r[r["entrant"] == e]
+        won = sum((to_decimal(v) for v in rows.get("frames_won", []) if not pd.isna(v)),
+                  Decimal(0))
+        lost = sum((to_decimal(v) for v in rows.get("frames_lost", []) if not pd.isna(v)),
+                   Decimal(0))
+        out[e] = (won / (won + lost)).quantize(Decimal("0.0001"), "ROUND_HALF_UP") \
+            if won + lost else None
+    return out
+
+
+register(Criterion("frames_won", "胜局数", "frames won", sum_of("frames_won"), places=None))
+register(Criterion("frames_lost", "负局数", "frames lost", sum_of("frames_lost"), places=None,
+                   descending=False))
+register(Criterion("frame_rate", "胜率", "frame win rate", frame_rate, places=4))
+
+
+def _int(v, what_zh: str, what_en: str) -> int:
+    if v is None or (not isinstance(v, str) and pd.isna(v)):
+        raise InputError(f"{what_zh}未填写", f"{what_en} is empty")
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise InputError(f"{what_zh}不是数字：{v}", f"{what_en} is not a number: {v}") from None
+    if f != int(f) or f < 0:
+        raise InputError(f"{what_zh}必须是非负整数：{v}", f"{what_en} must be a whole number ≥ 0: {v}")
+    return int(f)
+
+
+def _adjust_rows(adjustments: pd.DataFrame | None) -> list[tuple[int, str, object]]:
+    if adjustments is None or not len(adjustments):
+        return []
+    out = []
+    for r in adjustments.itertuples(index=False):
+        side = _int(getattr(r, "side"), "调整的方位", "adjustment side")
+        if side not in (0, 1):
+            raise InputError(f"调整的方位必须是 0 或 1：{side}", f"adjustment side must be 0 or 1: {side}")
+        out.append((side, str(getattr(r, "kind")).strip(), getattr(r, "value", None)))
+    return out
+
+
+class FramesRace(BaseModel):
+    """A race to N frames (几局胜): frames won per side are typed; the winner is the side that
+    reached the race.
+
+    ``games`` columns: ``frames_0``, ``frames_1`` (int ≥ 0: frames won by side 0/1; one row per
+    session — rows are summed, CBSA 41局21胜 "分两个阶段"), optional ``race`` (int: frames to win in
+    this match, filled by the command from the format's ``race_for``; it wins over ``race_to``).
+    ``adjustments`` codes (``side`` = the side concerned): ``no_show`` (未到场，判负一局: the
+    opponent is credited ``value`` frames, default 1, unless ``no_show_frame_typed``),
+    ``forfeit`` (15分钟后仍未到场视为弃权: the side loses by forfeit; frames per
+    ``forfeit_frames``). Both sides forfeiting: both ``FL``, no winner.
+
+    Validation (``InputError``, Chinese + English): exactly one side reaches the race, neither
+    exceeds it. Result: points 1/0 (W/L; FW/FL for a forfeit); values ``frames_won``,
+    ``frames_lost`` (int, per side) for 胜率 (CBSA 十六（三）2(2)).
+    """
+
+    kind: Literal["frames_race"] = "frames_race"
+    race_to: int | None = Field(None, ge=1, description="几局胜（未按轮设定时）")
+    no_show_frame_typed: bool = Field(
+        True, description="未到场判负的一局已含在所填局数中（否则由调整自动加给对方）")
+    forfeit_frames: Literal["none", "race"] = Field(
+        "none", description="弃权场的局数：不计（不影响胜率）或胜方记满局、负方记所填局数")
+    win_points: Decimal = Decimal(1)
+    loss_points: Decimal = Decimal(0)
+    clause: str | None = "十六（二）、十六（一）5"
+    note: str | None = ("所填为各方胜局数（分阶段的场次每阶段一行，合计）；未到场判负的一局默认已计入所填"
+                        "局数；弃权场默认不计局数（不进入胜率）。")
+
+    game_columns: ClassVar[tuple[str, ...]] = ("frames_0", "frames_1", "race")
+    criteria: ClassVar[tuple[str, ...]] = ("frames_won", "frames_lost", "frame_rate")
+
+    def score(self, match: Match, games: pd.DataFrame,
+              adjustments: pd.DataFrame | None = None) -> MatchResult:
+        """Score one match (see the class docstring). Raises ``InputError`` for a score the
+        race does not allow and ``RuleError`` when no race is known."""
+        adj = _adjust_rows(adjustments)
+        race = None
+        if games is not None and "race" in games.columns:
+            vals = [v for v in games["race"] if not pd.isna(v)]
+            if vals:
+                race = _int(vals[-1], "局数（几局胜）", "race")
+        race = race or self.race_to
+        if not race:
+            raise RuleError("未设定几局胜", "the race (frames to win) is not set")
+        frames = [0, 0]
+        if games is not None and len(games):
+            for r in games.itertuples(index=False):
+                frames[0] += _int(getattr(r, "frames_0"), "甲方局数", "side 0 frames")
+                frames[1] += _int(getattr(r, "frames_1"), "乙方局数", "side 1 frames")
+        forfeits = {s for s, k, _ in adj if k == "forfeit"}
+        for s, k, v in adj:
+            if k == "no_show" and not self.no_show_frame_typed:
+                add = 1 if v is None or pd.isna(v) else _int(v, "判负局数", "frames awarded")
+                frames[1 - s] += add
+            elif k not in ("no_show", "forfeit"):
+                raise InputError(f"未知的调整代码：{k}", f"unknown adjustment code: {k}")
+        if forfeits:
+            if forfeits == {0, 1}:
+                return MatchResult(match, (self.loss_points, self.loss_points), ("FL", "FL"),
+                                   {"frames_won": (0, 0), "frames_lost": (0, 0)},
+                                   "双方弃权", "both sides forfeited")
+            lo = next(iter(forfeits))
+            w = 1 - lo
+            if self.forfeit_frames == "race":
+                fw = [0, 0]
+                fw[w], fw[lo] = race, min(frames[lo], race - 1)
+            else:
+                fw = [0, 0]
+            pts = [self.loss_points, self.loss_points]
+            pts[w] = self.win_points
+            out = ["FL", "FL"]
+            out[w] = "FW"
+            return MatchResult(match, tuple(pts), tuple(out),
+                               {"frames_won": (fw[0], fw[1]), "frames_lost": (fw[1], fw[0])},
+                               "弃权（15分钟后仍未到场）", "forfeit (absent after 15 minutes)")
+        if frames[0] > race or frames[1] > race:
+            raise InputError(f"局数超过{race}局胜：{frames[0]}:{frames[1]}",
+                             f"a score above the race to {race}: {frames[0]}:{frames[1]}")
+        reached = [i for i in (0, 1) if frames[i] == race]
+        if len(reached) != 1:
+            raise InputError(
+                f"{race}局胜的比分必须恰有一方达到{race}局：{frames[0]}:{frames[1]}",
+                f"in a race to {race} exactly one side must reach {race}: "
+                f"{frames[0]}:{frames[1]}")
+        w = reached[0]
+        pts = [self.loss_points, self.loss_points]
+        pts[w] = self.win_points
+        out = ["L", "L"]
+        out[w] = "W"
+        return MatchResult(match, tuple(pts), tuple(out),
+                           {"frames_won": (frames[0], frames[1]),
+                            "frames_lost": (frames[1], frames[0])})
+
+
+register_scoring(FramesRace, "局数", "几局胜", "frames race")
+
+
+_RESULTS = {"1-0": (1, 0), "0-1": (0, 1), "½-½": None, "0.5-0.5": None, "=": None, "和": None,
+            "D": None, "1:0": (1, 0), "0:1": (0, 1), "胜": (1, 0), "负": (0, 1)}
+
+
+def parse_game_result(text) -> tuple[int, int] | None:
+    """A typed game result from side 0's point of view: ``"1-0"``/``"胜"`` → (1, 0),
+    ``"0-1"``/``"负"`` → (0, 1), ``"½-½"``/``"="``/``"和"``/``"D"`` → ``None`` (drawn).
+    Raises ``InputError`` for anything else."""
+    t = str(text).strip().replace("－", "-").replace("：", ":").upper()
+    t = {"½-½": "½-½"}.get(t, t)
+    if t.lower() in ("½-½",):
+        return None
+    if t in _RESULTS:
+        return _RESULTS[t]
+    raise InputError(f"无法识别的对局结果：{text}（应为 1-0、0-1 或 ½-½）",
+                     f"unknown game result: {text} (use 1-0, 0-1 or ½-½)")
+
+
+class SingleGame(BaseModel):
+    """One game decides the match; a drawn game → one decider (跳棋 otog 七（一）"若出现平局，加赛
+    一局决胜负。加赛局用时：5分钟包干，超时3次判负").
+
+    ``games`` columns: ``result`` (str, side 0's view: ``1-0``, ``0-1``, ``½-½``), one row per
+    game in order — row 1 the game, row 2 the decider (typed only after a draw). ``adjustments``
+    code ``forfeit`` (the side loses by forfeit). Raises ``InputError`` when a decided game is
+    followed by more rows, a draw has no decider (``decider=True``), or the decider is drawn
+    (the decider must have a winner: 超时3次判负). Result: points ``win_points``/``loss_points``
+    (W/L or FW/FL); values ``games_won`` (int per side).
+    """
+
+    kind: Literal["single_game"] = "single_game"
+    decider: bool = Field(True, description="平局加赛一局决胜负")
+    win_points: Decimal = Decimal(1)
+    loss_points: Decimal = Decimal(0)
+    clause: str | None = "跳棋 七（一）"
+    note: str | None = "一局定胜负；平局则在第二行填加赛局结果，加赛局不得为和。"
+
+    game_columns: ClassVar[tuple[str, ...]] = ("result",)
+    criteria: ClassVar[tuple[str, ...]] = ()
+
+    def score(self, match: Match, games: pd.DataFrame,
+              adjustments: pd.DataFrame | None = None) -> MatchResult:
+        """Score one match (see the class docstring)."""
+        adj = _adjust_rows(adjustments)
+        forfeits = {s for s, k, _ in adj if k == "forfeit"}
+        if any(k != "forfeit" for _, k, _ in adj):
+            bad = next(k for _, k, _ in adj if k != "forfeit")
+            raise InputError(f"未知的调整代码：{bad}", f"unknown adjustment code: {bad}")
+        if forfeits == {0, 1}:
+            return MatchResult(match, (self.loss_points,) * 2, ("FL", "FL"),
+                               {"games_won": (0, 0)}, "双方弃权", "both sides forfeited")
+        if forfeits:
+            lo = next(iter(forfeits))
+            pts = [self.loss_points] * 2
+            pts[1 - lo] = self.win_points
+            out = ["FL", "FL"]
+            out[1 - lo] = "FW"
+            won = [0, 0]
+            won[1 - lo] = 1
+            return MatchResult(match, tuple(pts), tuple(out), {"games_won": tuple(won)},
+                               "弃权", "forfeit")
+        rows = [] if games is None else [r for r in games["result"]
+                                         if not (not isinstance(r, str) and pd.isna(r))
+                                         and str(r).strip()]
+        if not rows:
+            raise InputError("对局结果未填写", "the game result is empty")
+        winner = None
+        for i, text in enumerate(rows):
+            r = parse_game_result(text)
+            if winner is not None:
+                raise InputError("已决出胜负后不应再有加赛局", "a game after the match was decided")
+            if r is None:
+                if i == 0 and self.decider:
+                    continue
+                raise InputError("加赛局不得为和局（须决出胜负）", "the decider cannot be drawn")
+            winner = 0 if r == (1, 0) else 1
+        if winner is None:
+            raise InputError("平局须加赛一局决胜负：请填写加赛局结果",
+                             "a drawn game needs a decider: type its result")
+        pts = [self.loss_points] * 2
+        pts[winner] = self.win_points
+        out = ["L", "L"]
+        out[winner] = "W"
+        won = [0, 0]
+        won[winner] = 1
+        return MatchResult(match, tuple(pts), tuple(out), {"games_won": tuple(won)})
+
+
+register_scoring(SingleGame, "一局定胜负", "single game")
