@@ -70,6 +70,8 @@ class _GroupView:
         r = ev.roster
         self.roster = r[r["group_id"] == g.id].copy()
         self.roster.attrs = dict(r.attrs)
+        mine = {str(x).strip() for x in self.roster["name"] if x is not None}
+        self.other_teams = {str(x).strip() for x in r["name"] if x is not None} - mine
 
 
 def roster_problems(ev: CoreEvent) -> list[InputError]:

@@ -83,7 +83,25 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
             for k, v in vals.items():
                 grid[i][keys.index(k)] = v
         filled += 1
-    port.append_rows(name, grid[1:], start_row=2)
+    # a knockout match tied after the regular games gets its extra game (加赛) row
+    extra = []
+    for key, idxs in by_match.items():
+        g = ev.group_of(key[0])
+        s = ev.stage_of(g, key[1])
+        rows = [dict(zip(keys, grid[i])) for i in idxs]
+        from bianpai.engines.core import TypedMatch  # noqa: PLC0415
+        import pandas as pd  # noqa: PLC0415
+        games = pd.DataFrame(rows)[[k for k in keys[5:]]]
+        need = getattr(s.scoring, "extra_games_needed", lambda t: 0)(TypedMatch(games=games))
+        if need:
+            st = tuple(strength[(g.id, x)] for x in (sched[(g.id, s.id, key[2], key[3], key[4])][k]
+                                                      for k in ("side0", "side1")))
+            for j, vals in enumerate(s.scoring.simulate(rng, st, need), start=1):
+                row = list(key) + [len(idxs) + j] + [None] * (len(keys) - 6)
+                for k, v in vals.items():
+                    row[keys.index(k)] = v
+                extra.append(row)
+    port.append_rows(name, grid[1:] + extra, start_row=2)
     port.save()
     return filled
 

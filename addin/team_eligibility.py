@@ -115,8 +115,11 @@ def team_persons(ev) -> tuple[pd.DataFrame, dict, list[tuple[str, InputError]]]:
                     where[(label, k)] = here
             rows.append(person)
             index.append(label)
+    # a roster of several groups is checked group by group: persons of the other groups' teams
+    # are theirs (``ev.other_teams``)
+    others = getattr(ev, "other_teams", set())
     for (team, name), (row, _rec) in details.items():
-        if (team, name) not in named:
+        if (team, name) not in named and team not in others:
             problems.append(("error", InputError(
                 f"队员表中的“{name}”不在报名表「{team}」的队员或领队栏中（请核对队名与姓名）",
                 f"{name} (Players) is not listed in the roster row of team {team}",

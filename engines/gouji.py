@@ -131,6 +131,9 @@ class GoujiScoring(BaseModel):
     forfeit_game_points: Decimal = Decimal(0)
     forfeit_annuls_all: bool = True
     bye_points: Decimal = Decimal(0)
+    # a knockout needs a winner; the 规程 (七（二）) does not say how a 局分 tie is broken:
+    # ``extra_game`` = one more game decides (its 局分), ``none`` = a tie stays a draw
+    tie_decider: Literal["none", "extra_game"] = "none"
     clause: str | None = "九第一条2；九第三条4；九第四条；十（六）（七）（十一）"
     note: str | None = DEFAULT_NOTE
     _allowed: set = PrivateAttr(default_factory=set)
@@ -418,31 +421,79 @@ class GoujiScoring(BaseModel):
             adj.append({"side": side, "kind": kind, "value": None})
         return g, pd.DataFrame(adj, columns=["side", "kind", "value"])
 
+    @staticmethod
+    def _game_typed(g: pd.DataFrame, rec) -> bool:
+        seats = [f"seat_{k}" for k in range(1, 7)]
+        full = all(c in g.columns and rec[c] is not None and not pd.isna(rec[c]) for c in seats)
+        pts = all(c in g.columns and rec[c] is not None and not pd.isna(rec[c])
+                  for c in ("points_0", "points_1"))
+        return full or pts
+
     def is_complete(self, typed: TypedMatch) -> bool:
-        """A decision, or every game with all six finishes (or both teams' 局分)."""
+        """A decision, or every game with all six finishes (or both teams' 局分); with
+        ``tie_decider`` a tied match also needs its extra game."""
         if typed.decision:
             return True
         g = typed.games
-        if len(g) < self.games_per_match:
+        n = self.games_per_match
+        if len(g) < n or not all(self._game_typed(g, rec) for _, rec in g.head(n).iterrows()):
             return False
-        seats = [f"seat_{k}" for k in range(1, 7)]
-        for _, rec in g.iterrows():
-            full = all(c in g.columns and rec[c] is not None and not pd.isna(rec[c]) for c in seats)
-            pts = all(c in g.columns and rec[c] is not None and not pd.isna(rec[c])
-                      for c in ("points_0", "points_1"))
-            if not (full or pts):
-                return False
-        return True
+        if self.extra_games_needed(typed):
+            return False
+        return all(self._game_typed(g, rec) for _, rec in g.iterrows())
 
-    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
-        """Score what the arbiter typed: 逐局成绩 rows, 罚分 (扣局分) and the 判定."""
-        if typed.decision and typed.decision not in self.DECISIONS:
-            raise gouji_error(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
-                              f"unknown decision {typed.decision!r}", column="decision")
+    def extra_games_needed(self, typed: TypedMatch) -> int:
+        """1 when ``tie_decider`` is ``extra_game``, the regular games are all typed, their 局分
+        are equal and no extra game is typed yet; else 0."""
+        if self.tie_decider != "extra_game" or typed.decision:
+            return 0
+        g = typed.games
+        n = self.games_per_match
+        if len(g) > n and self._game_typed(g, g.iloc[n]):
+            return 0
+        if len(g) < n or not all(self._game_typed(g, rec) for _, rec in g.head(n).iterrows()):
+            return 0
+        try:
+            first = self._score_games(Match(1, 1, (1, 2)), typed, n)
+        except InputError:
+            return 0
+        return int(first.outcome == ("D", "D"))
+
+    def _score_games(self, match: Match, typed: TypedMatch, upto: int | None) -> MatchResult:
         games, adj = self._typed_frames(typed)
+        if upto is not None and len(games) > upto:
+            games = games[games["game"] <= upto]
         if typed.decision and games.drop(columns=["game"], errors="ignore").isna().all(axis=None):
             games = None
         return self.score(match, games, adj)
+
+    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
+        """Score what the arbiter typed: 逐局成绩 rows, 罚分 (扣局分) and the 判定. With
+        ``tie_decider`` ``extra_game``, a match tied on 局分 after the regular games is won by
+        the higher 局分 of the extra game (game ``games_per_match`` + 1)."""
+        if typed.decision and typed.decision not in self.DECISIONS:
+            raise gouji_error(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
+                              f"unknown decision {typed.decision!r}", column="decision")
+        n = self.games_per_match
+        if self.tie_decider != "extra_game" or len(typed.games) <= n or typed.decision:
+            return self._score_games(match, typed, None)
+        base = self._score_games(match, typed, n)
+        if base.outcome != ("D", "D"):
+            raise gouji_error(f"本场前{n}局已分胜负，不需要加赛第{n + 1}局",
+                              f"the match is decided after {n} games: no extra game",
+                              column="game")
+        extra = typed.games.iloc[n]
+        one = TypedMatch(games=typed.games.iloc[n:n + 1].assign(game=1))
+        decider = GoujiScoring(**{**self.model_dump(), "games_per_match": 1, "tie_decider": "none"})
+        d = decider.score(match, decider._typed_frames(one)[0])
+        if d.outcome == ("D", "D"):
+            raise gouji_error("加赛局仍为平局，请再加赛一局（本规程未规定，请裁判长决定）",
+                              "the extra game is tied too", row=extra.get("_row"), column="game")
+        outcome = d.outcome
+        points = tuple(self._points_for(o) for o in outcome)
+        w = match.sides[outcome.index("W")]
+        return MatchResult(match, points, outcome, base.values,
+                           f"局分相同，加赛一局{w}号胜", f"tied on game points; {w} won the extra game")
 
     def bye(self, match: Match) -> MatchResult:
         return self.score(match, None)

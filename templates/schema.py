@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bianpai.engines.eligibility import EligibilityRules
+from bianpai.engines.elimination import SingleElimination
 from bianpai.engines.formats_rr import FixtureListStage, RoundRobinStage
 from bianpai.engines.gouji import GoujiScoring
 from bianpai.engines.guandan import GuandanScoring
@@ -75,7 +76,8 @@ class KnockoutFormat(Strict):
     note: str | None = None
 
 
-StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat, FixtureListStage],
+StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat, FixtureListStage,
+                              SingleElimination],
                         Field(discriminator="kind")]
 
 
