@@ -136,6 +136,8 @@ class CoreEvent:
     typed: dict[tuple, TypedMatch] = field(default_factory=dict)
     #: (group_id, stage_id, number) → (last round played, annul results?, reason)
     withdrawals: dict[tuple, tuple[int, bool, str]] = field(default_factory=dict)
+    #: column key → letter of the 逐局成绩 sheet (for scoring errors' cells)
+    game_cols: dict[str, str] = field(default_factory=dict)
     errors: list[InputError] = field(default_factory=list)
     _results_cache: dict = field(default_factory=dict)
 
@@ -245,6 +247,7 @@ class CoreEvent:
         if key in self._results_cache:
             return self._results_cache[key]
         out: dict[tuple, MatchResult] = {}
+        forfeits: dict[tuple, MatchResult] = {}
         sc = s.scoring
         for m in self.stage_matches(g, s):
             if m.is_bye:
@@ -254,17 +257,21 @@ class CoreEvent:
             gone = [i for i, e in enumerate(m.sides) if e is not None and
                     (w := self.withdrawn_after(g, s, e)) is not None and m.round > w]
             if gone and (typed is None or typed.empty):
-                out[m.key] = sc.forfeit(m, gone[0])
+                forfeits[m.key] = sc.forfeit(m, gone[0])
                 continue
-            if typed is None or typed.empty or not sc.is_complete(typed):
+            if typed is None or typed.empty:
+                continue
+            if not sc.is_complete(typed):
+                for exc in sc.problems(m, typed):
+                    self.errors.append(self._placed(exc, typed))
                 continue
             try:
                 out[m.key] = sc.score_typed(m, typed)
             except InputError as exc:
-                if exc.sheet is None and typed.where:
-                    exc.sheet, _, exc.cell = typed.where[0].partition("!")
-                self.errors.append(exc)
-        done = sc.finalize(list(out.values()))
+                self.errors.append(self._placed(exc, typed))
+        # a withdrawal's forfeits come after the scoring's own stage rules (九第一条2 voids a
+        # forfeiting team's results: a withdrawal decides that itself, by its 成绩处理)
+        done = sc.finalize(list(out.values())) + list(forfeits.values())
         for (gid, sid, number), (_k, annul, reason) in self.withdrawals.items():
             if annul and gid == g.id and sid == s.id:
                 done = core.annul_entrant(done, number, note_zh=f"{number}号退赛，成绩取消（{reason}）",
@@ -272,6 +279,19 @@ class CoreEvent:
         out = {r.match.key: r for r in done}
         self._results_cache[key] = out
         return out
+
+    def _placed(self, exc: InputError, typed: TypedMatch) -> InputError:
+        """``exc`` with its sheet!cell: a scoring error carries the typed row (Excel row of
+        逐局成绩) and column key; else the match's first typed cell."""
+        row, col = getattr(exc, "row", None), getattr(exc, "column", None)
+        cols = self.game_cols
+        if exc.sheet is None and row is not None and col in cols:
+            exc.sheet, exc.cell = self.sheet(self.lay.games), f"{cols[col]}{row}"
+        elif exc.sheet is None and row is not None and col == "game":
+            exc.sheet, exc.cell = self.sheet(self.lay.games), f"{cols.get('game', 'F')}{row}"
+        elif exc.sheet is None and typed.where:
+            exc.sheet, _, exc.cell = typed.where[0].partition("!")
+        return exc
 
     def missing(self, g: Group, s: Stage, rnd: int | None = None) -> list[Match]:
         res = self.results(g, s)
@@ -538,6 +558,7 @@ def _read_typed(ev: CoreEvent) -> None:
     res_df = read_table(ev.port, ev.lay.results, required=False, errors=ev.errors)
     games_df = read_table(ev.port, ev.lay.games, required=False, errors=ev.errors)
     pen_df = read_table(ev.port, K.PENALTIES, required=False, errors=ev.errors)
+    ev.game_cols = dict(games_df.attrs.get("columns", {}))
     rsheet = res_df.attrs.get("sheet", ev.lay.results.zh)
     gsheet = games_df.attrs.get("sheet", ev.lay.games.zh)
     psheet = pen_df.attrs.get("sheet", K.PENALTIES.zh)

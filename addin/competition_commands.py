@@ -135,6 +135,18 @@ def core_check(port: WorkbookPort):
 
 # ------------------------------------------------------------------------------ draw
 
+def _scored_or_refuse(ev: CoreEvent) -> None:
+    """Raise ``InputErrors`` for every bad cell: those found reading the workbook and those the
+    scorings find in the typed results (a seat typed twice, 局分 the table cannot give …)."""
+    if not ev.errors:
+        for g in ev.reg.groups:
+            if ev.groups[g.id].drawn:
+                for s in g.stages:
+                    ev.results(g, s)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+
+
 def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
     """Team numbers by seeded lot (typed numbers kept) and the first stage's pools."""
     r = ev.roster[ev.roster["group_id"] == g.id]
@@ -238,8 +250,7 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     matches, while a stage's drawn rounds lack results; says when a stage is over and
     ``advance`` is the next step. Blank 成绩 / 逐局成绩 rows are added for every new match."""
     ev = load_core_event(port)
-    if ev.errors:
-        raise InputErrors(ev.errors)
+    _scored_or_refuse(ev)
     warnings: list[InputError] = []
     undrawn = [g for g in ev.reg.groups if not ev.groups[g.id].drawn
                and (ev.roster["group_id"] == g.id).any()]
@@ -391,8 +402,7 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
     rules, give their numbers in the new stage (by seeded lot or by place) and write 晋级 with
     the seed; the next ``draw`` then pairs the new stage's first round."""
     ev = load_core_event(port)
-    if ev.errors:
-        raise InputErrors(ev.errors)
+    _scored_or_refuse(ev)
     seed = c.new_seed() if seed is None else int(seed)
     new_rows: list[list] = []
     done, waiting = [], []
@@ -500,13 +510,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     说明), the 对阵 results column, and 总排名 of every finished group. Award sheets built from an
     older ranking are emptied."""
     ev = load_core_event(port)
-    if ev.errors:
-        raise InputErrors(ev.errors)
-    for g in ev.reg.groups:  # scoring problems are found while computing: collect them first
-        for s in g.stages:
-            ev.results(g, s)
-    if ev.errors:
-        raise InputErrors(ev.errors)
+    _scored_or_refuse(ev)
     seed = c.new_seed() if seed is None else int(seed)
     crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
     rows, data, final_rows = [], {}, []

@@ -93,14 +93,17 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
         import pandas as pd  # noqa: PLC0415
         games = pd.DataFrame(rows)[[k for k in keys[5:]]]
         need = getattr(s.scoring, "extra_games_needed", lambda t: 0)(TypedMatch(games=games))
-        if need:
+        while need:
             st = tuple(strength[(g.id, x)] for x in (sched[(g.id, s.id, key[2], key[3], key[4])][k]
                                                       for k in ("side0", "side1")))
-            for j, vals in enumerate(s.scoring.simulate(rng, st, need), start=1):
-                row = list(key) + [len(idxs) + j] + [None] * (len(keys) - 6)
+            for vals in s.scoring.simulate(rng, st, need):
+                row = list(key) + [len(rows) + 1] + [None] * (len(keys) - 6)
                 for k, v in vals.items():
                     row[keys.index(k)] = v
                 extra.append(row)
+                rows.append(dict(zip(keys, row)))
+            games = pd.DataFrame(rows)[[k for k in keys[5:]]]
+            need = s.scoring.extra_games_needed(TypedMatch(games=games))
     port.append_rows(name, grid[1:] + extra, start_row=2)
     port.save()
     return filled

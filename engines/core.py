@@ -281,8 +281,9 @@ class TypedMatch:
     @property
     def empty(self) -> bool:
         """Nothing typed: no game value, no total, no decision."""
-        has_games = (not self.games.empty and self.games.drop(columns=["game"], errors="ignore")
-                     .notna().any(axis=None))
+        values = self.games[[c for c in self.games.columns
+                             if c != "game" and not str(c).startswith("_")]]
+        has_games = not values.empty and bool(values.notna().any(axis=None))
         return not has_games and not any(v is not None for v in self.totals.values()) \
             and self.decision is None
 
@@ -318,6 +319,10 @@ class Scoring(Protocol):
     def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
         """Score one complete match. Raises ``InputError`` (naming ``typed.where`` cells when
         it can) for a result the rules do not allow."""
+
+    def problems(self, match: Match, typed: TypedMatch) -> list:
+        """Errors (``InputError``) in a match typed only in part: bad values already typed;
+        empty cells are not errors."""
 
     def bye(self, match: Match) -> MatchResult: ...
 

@@ -17,7 +17,9 @@ pairing number; position 1 is the first of that order (:func:`pool_order`).
 
 A pool's next round is drawn only when every match of its previous round has a result; pools
 go on independently (``next_round`` returns the next round of every pool that can go on). An
-entrant that withdrew (``StageEntrant.withdrawn_after`` < round) is replaced by a bye (``None``).
+entrant that withdrew (``StageEntrant.withdrawn_after`` < round) keeps its place in the
+schedule: the scoring makes those matches forfeits won by the opponents (and the regulation's
+withdrawal setting may annul them all), as a round robin's crosstable shows them.
 Placings are the pool's ``state.standings`` order (shared ranks stay shared).
 """
 
@@ -115,8 +117,8 @@ class _PoolStage(BaseModel):
             for a, b in sched[done]:
                 ea = order[a - 1] if a is not None else None
                 eb = order[b - 1] if b is not None else None
-                sa = ea.number if ea is not None and not _gone(ea, rnd) else None
-                sb = eb.number if eb is not None and not _gone(eb, rnd) else None
+                sa = ea.number if ea is not None else None
+                sb = eb.number if eb is not None else None
                 if sa is None and sb is None:
                     continue
                 if sa is None:  # keep the one who plays in side 0 for a bye
@@ -156,10 +158,6 @@ class _PoolStage(BaseModel):
                              "decided_by": how})
         df = pd.DataFrame(rows, columns=["entrant", "pool", "place", "decided_by"])
         return df.astype({"entrant": int, "place": int}) if len(df) else df
-
-
-def _gone(e: StageEntrant, rnd: int) -> bool:
-    return e.withdrawn_after is not None and rnd > e.withdrawn_after
 
 
 # ------------------------------------------------------------------------------ round robin
@@ -292,7 +290,7 @@ class FixtureListStage(_PoolStage):
     a pair listed twice (either order), a position beyond the pool's size, a pool entrant listed
     in no fixture, a position twice in an explicit round, explicit rounds not matching the list.
     Idle entrants of a round get no bye match (the list has none); a withdrawn entrant's later
-    fixtures become byes of the opponent.
+    fixtures stay and are scored as forfeits (see the module text).
     """
 
     kind: Literal["fixture_list"] = "fixture_list"

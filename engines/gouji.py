@@ -423,41 +423,56 @@ class GoujiScoring(BaseModel):
 
     @staticmethod
     def _game_typed(g: pd.DataFrame, rec) -> bool:
-        seats = [f"seat_{k}" for k in range(1, 7)]
-        full = all(c in g.columns and rec[c] is not None and not pd.isna(rec[c]) for c in seats)
-        pts = all(c in g.columns and rec[c] is not None and not pd.isna(rec[c])
-                  for c in ("points_0", "points_1"))
-        return full or pts
+        def has(c):
+            v = rec.get(c) if hasattr(rec, "get") else None
+            return v is not None and v == v and v != ""
+        return all(has(f"seat_{k}") for k in range(1, 7)) or (has("points_0") and has("points_1"))
 
     def is_complete(self, typed: TypedMatch) -> bool:
         """A decision, or every game with all six finishes (or both teams' 局分); with
         ``tie_decider`` a tied match also needs its extra game."""
         if typed.decision:
             return True
-        g = typed.games
+        recs = typed.games.to_dict("records")
         n = self.games_per_match
-        if len(g) < n or not all(self._game_typed(g, rec) for _, rec in g.head(n).iterrows()):
+        if len(recs) < n or not all(self._game_typed(None, r) for r in recs[:n]):
             return False
-        if self.extra_games_needed(typed):
+        if self.tie_decider == "extra_game" and self.extra_games_needed(typed):
             return False
-        return all(self._game_typed(g, rec) for _, rec in g.iterrows())
+        return all(self._game_typed(None, r) for r in recs)
+
+    def _decider(self) -> "GoujiScoring":
+        return GoujiScoring(**{**self.model_dump(), "games_per_match": 1, "tie_decider": "none"})
+
+    def _extra_results(self, match: Match, typed: TypedMatch) -> list[MatchResult]:
+        """The typed extra games (after the regular ones), each scored on its own."""
+        n = self.games_per_match
+        d = self._decider()
+        out = []
+        for i in range(n, len(typed.games)):
+            one = TypedMatch(games=typed.games.iloc[i:i + 1].assign(game=1))
+            if not self._game_typed(one.games, one.games.iloc[0]):
+                break
+            out.append(d.score(match, d._typed_frames(one)[0]))
+        return out
 
     def extra_games_needed(self, typed: TypedMatch) -> int:
-        """1 when ``tie_decider`` is ``extra_game``, the regular games are all typed, their 局分
-        are equal and no extra game is typed yet; else 0."""
+        """1 when ``tie_decider`` is ``extra_game``, the regular games are typed and tied on
+        局分, and every extra game typed so far is tied too (加赛 until one side wins); else 0."""
         if self.tie_decider != "extra_game" or typed.decision:
             return 0
         g = typed.games
         n = self.games_per_match
-        if len(g) > n and self._game_typed(g, g.iloc[n]):
-            return 0
         if len(g) < n or not all(self._game_typed(g, rec) for _, rec in g.head(n).iterrows()):
             return 0
+        m = Match(1, 1, (1, 2))
         try:
-            first = self._score_games(Match(1, 1, (1, 2)), typed, n)
+            if self._score_games(m, typed, n).outcome != ("D", "D"):
+                return 0
+            extras = self._extra_results(m, typed)
         except InputError:
             return 0
-        return int(first.outcome == ("D", "D"))
+        return int(all(r.outcome == ("D", "D") for r in extras))
 
     def _score_games(self, match: Match, typed: TypedMatch, upto: int | None) -> MatchResult:
         games, adj = self._typed_frames(typed)
@@ -470,7 +485,7 @@ class GoujiScoring(BaseModel):
     def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
         """Score what the arbiter typed: 逐局成绩 rows, 罚分 (扣局分) and the 判定. With
         ``tie_decider`` ``extra_game``, a match tied on 局分 after the regular games is won by
-        the higher 局分 of the extra game (game ``games_per_match`` + 1)."""
+        the first extra game (game ``games_per_match`` + 1, + 2 …) that is not itself tied."""
         if typed.decision and typed.decision not in self.DECISIONS:
             raise gouji_error(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
                               f"unknown decision {typed.decision!r}", column="decision")
@@ -481,19 +496,47 @@ class GoujiScoring(BaseModel):
         if base.outcome != ("D", "D"):
             raise gouji_error(f"本场前{n}局已分胜负，不需要加赛第{n + 1}局",
                               f"the match is decided after {n} games: no extra game",
-                              column="game")
-        extra = typed.games.iloc[n]
-        one = TypedMatch(games=typed.games.iloc[n:n + 1].assign(game=1))
-        decider = GoujiScoring(**{**self.model_dump(), "games_per_match": 1, "tie_decider": "none"})
-        d = decider.score(match, decider._typed_frames(one)[0])
-        if d.outcome == ("D", "D"):
-            raise gouji_error("加赛局仍为平局，请再加赛一局（本规程未规定，请裁判长决定）",
-                              "the extra game is tied too", row=extra.get("_row"), column="game")
-        outcome = d.outcome
-        points = tuple(self._points_for(o) for o in outcome)
-        w = match.sides[outcome.index("W")]
-        return MatchResult(match, points, outcome, base.values,
-                           f"局分相同，加赛一局{w}号胜", f"tied on game points; {w} won the extra game")
+                              row=typed.games.iloc[n].get("_row"), column="game")
+        for k, d in enumerate(self._extra_results(match, typed), start=1):
+            if d.outcome != ("D", "D"):
+                w = match.sides[d.outcome.index("W")]
+                return MatchResult(match, tuple(self._points_for(o) for o in d.outcome), d.outcome,
+                                   base.values, f"局分相同，加赛第{k}局{w}号胜",
+                                   f"tied on game points; {w} won extra game {k}")
+        raise gouji_error("加赛局仍为平局，请再加赛一局", "the extra game is tied too: play another",
+                          row=typed.games.iloc[-1].get("_row"), column="game")
+
+    def problems(self, match: Match, typed: TypedMatch) -> list[InputError]:
+        """Errors in what is typed so far of a match not complete yet: an unknown finish, a
+        finish or seat typed twice in a game, a whole game (six finishes or both 局分) the
+        table cannot give. Empty cells are not errors (typing is in progress)."""
+        errs: list[InputError] = []
+        d = self._decider()
+        for _, rec in typed.games.iterrows():
+            row = rec.get("_row")
+            if self._game_typed(None, rec):
+                one = TypedMatch(games=pd.DataFrame([rec]).assign(game=1))
+                for e in d.validate(match, d._typed_frames(one)[0]):
+                    e.row = row if getattr(e, "row", None) is not None else row
+                    e.zh = e.zh.replace("第1局", f"第{rec['game']}局")
+                    errs.append(e)
+                continue
+            seen: dict[str, int] = {}
+            for k in range(1, 7):
+                try:
+                    f = parse_finish(rec.get(f"seat_{k}"))
+                except InputError as exc:
+                    exc.row, exc.column = row, f"seat_{k}"
+                    errs.append(exc)
+                    continue
+                if f is not None and f in seen:
+                    errs.append(gouji_error(
+                        f"第{rec['game']}局“{f}”填了两次（{seen[f]}号位与{k}号位）",
+                        f"game {rec['game']}: {f} typed twice (seats {seen[f]} and {k})",
+                        row=row, column=f"seat_{k}"))
+                elif f is not None:
+                    seen[f] = k
+        return errs
 
     def bye(self, match: Match) -> MatchResult:
         return self.score(match, None)

@@ -1,0 +1,293 @@
+"""The competition core on the Qingdao gouji event (issue 8 §2): every stage through the
+generic commands, bad input named by sheet!cell with nothing written, hand edits honoured,
+withdrawals.
+
+The wide test runs the preset's demo once (18 city teams, 48 amateur teams) and checks the
+workbook it leaves; the narrow tests start from one drawn workbook of the city group.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+from rich.console import Console
+
+from bianpai.addin import commands
+from bianpai.addin.core_demo import _roster, run_core_demo
+from bianpai.templates.presets_io import load_preset
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.test_cli_flow import run
+
+PRESET = "qingdao-gouji-2015"
+
+
+def rows(path: Path, sheet: str) -> list[tuple]:
+    return [r for r in openpyxl.load_workbook(path)[sheet].iter_rows(values_only=True)]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("gouji") / "demo.xlsx"
+    data = run_core_demo(PRESET, out, seed=7, console=Console(file=open("/dev/null", "w")))
+    return out, data
+
+
+def test_every_stage_of_both_groups_runs_to_the_awards(demo):
+    """七（一）1–3 and 七（二）: pools A/B/C play the listed cycle (2 rounds of 3), the top 3 of
+    each pool (9) play the 36 listed fixtures, the top 4 the final; the amateur 48 are knocked
+    out to 6 by redraw, the 6 play the 15 listed fixtures; 十一: top 3 of each group awarded."""
+    path, data = demo
+    sched = rows(path, "对阵")[1:]
+    pools = [r for r in sched if r[0] == "各地市代表队" and r[1] == "分组赛"]
+    assert len(pools) == 18 and {r[2] for r in pools} == {"A", "B", "C"}
+    assert {r[5] for r in pools if r[2] == "A"} == {"A1vsA2", "A2vsA3", "A3vsA4", "A4vsA5",
+                                                     "A5vsA6", "A6vsA1"}
+    assert {r[3] for r in pools} == {1, 2}
+    nine = [r for r in sched if r[1] == "四强循环赛" and r[8] is not None]
+    assert len(nine) == 36
+    final = [r for r in sched if r[0] == "各地市代表队" and r[1] == "决赛"]
+    assert len(final) == 6
+    ko = [r for r in sched if r[0] == "业余组" and r[1] == "淘汰赛"]
+    assert [sum(1 for r in ko if r[3] == k) for k in (1, 2, 3)] == [24, 12, 6]
+    six = [r for r in sched if r[0] == "业余组" and r[1] == "决赛"]
+    assert len(six) == 15
+    entries = rows(path, "晋级")[1:]
+    by_stage = {}
+    for r in entries:
+        by_stage.setdefault((r[0], r[1]), []).append(r)
+    assert len(by_stage[("各地市代表队", "四强循环赛")]) == 9
+    assert sorted(r[7] for r in by_stage[("各地市代表队", "四强循环赛")]) == list("AAABBBCCC")
+    assert {r[8] for r in by_stage[("各地市代表队", "四强循环赛")]} == {1, 2, 3}
+    assert len(by_stage[("各地市代表队", "决赛")]) == 4
+    assert len(by_stage[("业余组", "决赛")]) == 6
+    final_rows = rows(path, "总排名")[1:]
+    assert sum(1 for r in final_rows if r[0] == "各地市代表队") == 18
+    assert sum(1 for r in final_rows if r[0] == "业余组") == 48
+    city = [r for r in final_rows if r[0] == "各地市代表队"]
+    assert [r[1] for r in city[:9]] == list(range(1, 10))
+    # the four finalists are the nine-team stage's top four
+    finalists = {r[2] for r in by_stage[("各地市代表队", "决赛")]}
+    assert {r[2] for r in city[:4]} == finalists
+    awards = rows(path, "奖励")[1:]
+    assert sum(1 for r in awards if r[0] == "各地市代表队") == 3
+    assert sum(1 for r in awards if r[0] == "业余组") == 3
+    assert "各地市代表队 总排名" in data and "业余组 总排名" in data
+
+
+def test_standings_explain_every_rank(demo):
+    """排名: 场数/胜/平/负, 场分, 净胜分 and a 说明 naming the criterion that separated."""
+    path, _ = demo
+    st = rows(path, "排名")
+    header = st[0]
+    assert "净胜分" in header and "场分" in header and header[-1] == "说明"
+    pool_a = [r for r in st[1:] if r[1] == "分组赛" and r[2] == "A"]
+    assert [r[3] for r in pool_a] == [1, 2, 3, 4, 5, 6]
+    assert all(r[7] == 2 for r in pool_a)  # each team plays two matches of the cycle
+    assert all(r[-1] for r in pool_a[:-1])
+
+
+def test_gouji_scores_add_up_in_the_sheets(demo):
+    """九第一条2: each match's 局分 are zero-sum and the winner has 2, a draw 1 each."""
+    path, _ = demo
+    for r in rows(path, "对阵")[1:]:
+        if r[8] is None or not r[10]:
+            continue
+        a, b = (int(x) for x in str(r[10]).split(":"))
+        assert (a, b) in ((2, 0), (0, 2), (1, 1))
+
+
+# ------------------------------------------------------------------------------ narrow tests
+
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory) -> Path:
+    """The city group (18 teams) checked and drawn; round 1 of the pools is on the sheets."""
+    path = tmp_path_factory.mktemp("gouji-drawn") / "e.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    roster, people = _roster(reg, 3)
+    wb = openpyxl.load_workbook(path)
+    for i, r in enumerate([r for r in roster if r[0] == "各地市代表队"], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["报名"].cell(i, j, v)
+    city = {r[2] for r in roster if r[0] == "各地市代表队"}
+    for i, r in enumerate([p for p in people if p[0] in city], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["队员"].cell(i, j, v)
+    wb.save(path)
+    res = run("draw", path, "--seed", 11)
+    assert res.exit_code == 0, res.output
+    return path
+
+
+@pytest.fixture
+def event(drawn, tmp_path) -> Path:
+    p = tmp_path / "e.xlsx"
+    shutil.copy(drawn, p)
+    return p
+
+
+def _type_games(path: Path, table_rows: list[int], finishes: list[list[str]]) -> None:
+    """Type the six finishes of every game row of the given 逐局成绩 rows."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb["逐局成绩"]
+    for r, f in zip(table_rows, finishes):
+        for k, v in enumerate(f, start=7):
+            ws.cell(r, k, v)
+    wb.save(path)
+
+
+HOME_WINS = ["头科", "四科", "二科", "小落", "三科", "大落"]   # home 4+2+0 = 6, away −6
+AWAY_WINS = ["四科", "头科", "小落", "二科", "大落", "三科"]
+
+
+def test_first_round_rows_are_prepared(event):
+    sched = rows(event, "对阵")[1:]
+    assert len(sched) == 9 and all(r[3] == 1 for r in sched)
+    games = rows(event, "逐局成绩")
+    assert games[0][:6] == ("组别", "阶段", "小组", "轮次", "桌号", "局")
+    assert games[0][6:12] == tuple(f"{k}号位" for k in range(1, 7))
+    assert len(games) - 1 == 27  # 9 matches × 3 games
+    assert rows(event, "成绩")[0][5:7] == ("主队号", "客队号")
+
+
+def test_a_seat_finish_typed_twice_is_named_and_nothing_written(event):
+    _type_games(event, [2], [["头科", "头科", "二科", "小落", "三科", "大落"]])
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2
+    assert "逐局成绩!" in res.output and "头科" in res.output
+    assert digest(event) == before
+
+
+def test_game_points_the_table_cannot_give_are_refused(event):
+    """九第一条2: the six finishes sum to 0 (串三户 ±8): 4 : −2 is impossible."""
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    ws.cell(2, 13, 4)
+    ws.cell(2, 14, -2)
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and "逐局成绩!" in res.output and "局分" in res.output
+    assert digest(event) == before
+
+
+def test_a_team_number_not_in_the_group_is_named(event):
+    wb = openpyxl.load_workbook(event)
+    wb["成绩"].cell(2, 6, 99)
+    wb.save(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and "成绩!F2" in res.output
+
+
+def test_next_round_waits_for_results_and_names_the_matches(event):
+    res = run("draw", event)
+    assert res.exit_code == 2 and "未录入成绩" in res.output and "A1vsA2" not in res.output \
+        or "第1轮" in res.output
+
+
+def _finish_round(path: Path, rnd: int, pattern=HOME_WINS) -> None:
+    games = rows(path, "逐局成绩")
+    todo = [i for i, r in enumerate(games[1:], start=2) if r[3] == rnd and r[6] is None]
+    _type_games(path, todo, [pattern] * len(todo))
+
+
+def test_a_hand_edited_pairing_is_honoured(event):
+    """Issue 12 (and the core's one path): an arbiter swaps two opponents in 对阵 and the
+    results sheets; the edit is what is scored, and a team twice in a round is refused."""
+    wb = openpyxl.load_workbook(event)
+    ws = wb["对阵"]
+    r1, r2 = ws[2], ws[3]
+    # swap the away teams of the first two tables (and in 成绩)
+    a1, a2 = r1[8].value, r2[8].value
+    ws.cell(2, 9, a2)
+    ws.cell(3, 9, a1)
+    res_ws = wb["成绩"]
+    res_ws.cell(2, 7, a2)
+    res_ws.cell(3, 7, a1)
+    wb.save(event)
+    _finish_round(event, 1)
+    res = run("rank", event, "--json")
+    assert res.exit_code == 0, res.output
+    sched = rows(event, "对阵")
+    assert sched[1][8] == a2 and sched[1][10] == "2:0"
+    wb = openpyxl.load_workbook(event)
+    wb["对阵"].cell(3, 9, wb["对阵"].cell(2, 9).value)  # now a team plays twice in round 1
+    wb.save(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and "对阵!I3" in res.output
+
+
+def test_forfeit_annuls_all_results_of_that_team(event):
+    """九第一条2: 如遇对方弃赛，弃权方成绩为0，则该队所有成绩均为无效 — its earlier win no longer
+    counts for anybody (the opponent loses the loss too)."""
+    _finish_round(event, 1)
+    assert run("draw", event).exit_code == 0
+    sched = rows(event, "对阵")[1:]
+    r2 = next(r for r in sched if r[3] == 2)
+    team = r2[6]
+    r1 = next(r for r in sched if r[3] == 1 and team in (r[6], r[8]))
+    wb = openpyxl.load_workbook(event)
+    ws = wb["成绩"]
+    for i in range(2, ws.max_row + 1):
+        if ws.cell(i, 4).value == 2 and ws.cell(i, 6).value == team:
+            ws.cell(i, 8, "主队弃权")
+    wb.save(event)
+    res = run("rank", event, "--json")
+    assert res.exit_code == 0, res.output
+    st = [r for r in rows(event, "排名")[1:] if r[1] == "分组赛"]
+    mine = next(r for r in st if r[4] == team)
+    other = r1[8] if r1[6] == team else r1[6]
+    opp = next(r for r in st if r[4] == other)
+    assert mine[7] == 0 and mine[11] == 0  # nothing counts: no match played, 0 场分
+    assert "无效" in next(r for r in rows(event, "对阵")[1:] if r[3] == 1 and team in (r[6], r[8]))[11]
+    assert opp[7] <= 1  # the annulled round-1 match is gone from the opponent's record too
+
+
+def test_withdrawal_after_round_1_forfeits_the_rest(event):
+    """退赛 (issue 8 §1): the team leaves after round 1; its round-2 match is a forfeit won by
+    the opponent; with 保留 its round-1 result stands."""
+    _finish_round(event, 1)
+    team = rows(event, "对阵")[1][6]
+    res = run("withdraw", event, "--group", "各地市代表队", "--team", team, "--after-round", 1,
+              "--keep", "--reason", "伤病")
+    assert res.exit_code == 0, res.output
+    assert "退赛" in rows(event, "日志")[-1][4]
+    assert run("draw", event).exit_code == 0
+    assert run("rank", event).exit_code == 0
+    sched = rows(event, "对阵")[1:]
+    r2 = next(r for r in sched if r[3] == 2 and team in (r[6], r[8]))
+    assert r2[10] in ("0:2", "2:0") and "弃权" in (r2[11] or "")
+    res = run("withdraw", event, "--group", "各地市代表队", "--team", team)
+    assert res.exit_code == 2 and "两次" in res.output
+
+
+def test_rank_json_and_status(event):
+    _finish_round(event, 1)
+    res = run("rank", event, "--json")
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert "各地市代表队 分组赛" in data and len(data["各地市代表队 分组赛"]) == 18
+
+
+def test_every_preset_runs_new_check_and_draw_without_a_traceback(tmp_path):
+    """Issue 8 §3: presets whose formats are not on the core yet stop with a clear message,
+    never a traceback."""
+    from bianpai.templates.presets_io import preset_names
+    for name in preset_names():
+        wb = tmp_path / f"{name}.xlsx"
+        res = run("new", name, "-o", wb)
+        assert res.exit_code == 0, (name, res.output)
+        for cmd in ("check", "draw", "rank", "awards"):
+            res = run(cmd, wb)
+            assert res.exit_code in (0, 2), (name, cmd, res.output)
+            assert res.exception is None or isinstance(res.exception, SystemExit), (name, cmd)
