@@ -231,7 +231,8 @@ class _Matching:
     def maximise(self) -> list[int]:
         """Make the matching maximum: a greedy top-down start, then one augmenting search from
         each exposed vertex (a vertex without an augmenting path never gets one later, so one
-        pass suffices). Returns the vertices left exposed."""
+        pass suffices; a vertex already matched by an earlier path is skipped). Returns the
+        vertices left exposed."""
         mate, met = self.mate, self.met
         rest = list(self.members)
         while rest:
@@ -241,9 +242,13 @@ class _Matching:
                     mate[top], mate[w] = w, top
                     del rest[i]
                     break
-        for v in self.members:
-            if mate[v] == -1:
-                self.augment(v)
+        exposed = [v for v in self.members if mate[v] == -1]
+        left = len(exposed)
+        for v in exposed:
+            if left < 2:  # a path needs two exposed ends; a lone one would search in vain
+                break
+            if mate[v] == -1 and self.augment(v):
+                left -= 2
         return [v for v in self.members if mate[v] == -1]
 
     def drop(self, v: int) -> bool:
