@@ -69,6 +69,32 @@ def bench_vp():
             vp(m, boards)
 
 
+_VP_ROWS = None
+
+
+def _vp_rows():
+    """100,000 matches: IMP margins −80…80 on 8…24 boards (a season of sheet rows)."""
+    global _VP_ROWS
+    if _VP_ROWS is None:
+        rng = random.Random(11)
+        _VP_ROWS = ([rng.randint(-80, 80) for _ in range(100_000)],
+                    [rng.choice([8, 10, 12, 16, 20, 24]) for _ in range(100_000)])
+    return _VP_ROWS
+
+
+def bench_vp_rows_scalar():
+    from bianpai.engines.bridge import vp
+    margins, boards = _vp_rows()
+    for m, b in zip(margins, boards):
+        vp(m, b)
+
+
+def bench_vp_rows_vectorised():
+    from bianpai.engines.bridge import vp_array
+    margins, boards = _vp_rows()
+    vp_array(margins, boards)
+
+
 def bench_swiss():
     from bianpai.engines.swiss import SwissEntrant, swiss_pairings
     rng = random.Random(3)
@@ -93,6 +119,8 @@ CASES = [
     ("Berger schedules", "n = 3…40", bench_berger, 0.5),
     ("Matchpoints", "40 pairs × 7 rounds × 6 boards", bench_matchpoints, 1.0),
     ("VP tables + lookups", "1…64 boards × 130 margins", bench_vp, 1.0),
+    ("VP per row, scalar vp()", "100,000 rows", bench_vp_rows_scalar, 0.1),
+    ("VP column, vp_array()", "100,000 rows", bench_vp_rows_vectorised, 0.1),
     ("Swiss pairing", "100 teams × 9 rounds", bench_swiss, 5.0),
     ("bianpai demo", "Shenzhen, 16 pairs, whole event", bench_demo, 5.0),
 ]
