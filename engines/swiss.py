@@ -170,6 +170,9 @@ class _Matching:
         """Search an augmenting path from the exposed vertex ``root`` among the alive vertices;
         flip it and return True if there is one, else leave the matching as it was."""
         n, mate, alive, met, members = self.n, self.mate, self.alive, self.met, self.members
+        targets = [w for w in members if mate[w] == -1 and alive[w] and w != root]
+        if not targets:
+            return False
         base = list(range(n))
         parent = [-1] * n
         outer = [False] * n
@@ -180,6 +183,14 @@ class _Matching:
             v = queue[head]
             head += 1
             met_v = met[v]
+            # An exposed neighbour ends the search at once; trying those edges of an outer vertex
+            # first (here and where it is labelled) keeps a dense graph from contracting blossom
+            # after blossom (every matched pair next to the root is one) before it gets there.
+            for w in targets:
+                if w != v and w not in met_v:
+                    parent[w] = v
+                    self._flip(w, parent)
+                    return True
             for w in members:
                 if w == v or not alive[w] or w in met_v:
                     continue
@@ -200,17 +211,28 @@ class _Matching:
                 elif parent[w] == -1:
                     parent[w] = v
                     if mate[w] == -1:  # reached an exposed vertex: flip the path
-                        while w != -1:
-                            pv = parent[w]
-                            nxt = mate[pv]
-                            mate[w] = pv
-                            mate[pv] = w
-                            w = nxt
+                        self._flip(w, parent)
                         return True
                     m = mate[w]
                     outer[m] = True
+                    met_m = met[m]
+                    for y in targets:  # the new outer vertex may end the search at once
+                        if y != m and y not in met_m:
+                            parent[y] = m
+                            self._flip(y, parent)
+                            return True
                     queue.append(m)
         return False
+
+    def _flip(self, w: int, parent: list[int]) -> None:
+        """Flip the augmenting path ending at the exposed vertex ``w`` (traced by ``parent``)."""
+        mate = self.mate
+        while w != -1:
+            pv = parent[w]
+            nxt = mate[pv]
+            mate[w] = pv
+            mate[pv] = w
+            w = nxt
 
     def _common_base(self, a: int, b: int, base: list[int], parent: list[int]) -> int:
         mate = self.mate
