@@ -262,7 +262,8 @@ def _print_standings(data: dict) -> None:
     """Each group's standings in the terminal: 名次, 序号, 选手, the criteria, 说明."""
     from rich.table import Table
 
-    from bianpai.engines.standings import CRITERIA
+    from bianpai.engines import load_criteria
+    CRITERIA = load_criteria()  # noqa: N806
     for group, rows in data.items():
         if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
             continue

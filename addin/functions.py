@@ -7,7 +7,8 @@ hidden ``xlwings.conf`` sheet). For xlwings Lite and xlwings Server use the same
 
 =========================================  ==============================================
 ``=BP_IMP(diff)``                          IMPs for a point difference (Law 78B)
-``=BP_VP(imps, boards)``                   VP of the side with IMP margin ``imps`` (WBF 2013)
+``=BP_VP(imps, boards)``                   VP of the side with IMP margin ``imps`` (WBF 2013;
+                                           a range of margins spills)
 ``=BP_CARRY(total, fraction, [plus])``     carry-over: total × fraction (+ plus), half-up 2 dp
 ``=BP_CHANGFEN(pct, [bands])``             场分 from a 比赛分 percentage under the bands
 ``=BP_MATCHPOINTS(scores, [scale])``       matchpoints of each score of a range (spills)
@@ -57,7 +58,12 @@ def imp_value(diff: Any) -> int:
     return imp(diff)
 
 
-def vp_value(imps: Any, boards: Any) -> float:
+def vp_value(imps: Any, boards: Any) -> Any:
+    """VP of the side with margin ``imps``; a range of margins (list of rows) gives a range of
+    the same shape (``boards`` one value or a range of that shape), ``""`` where a margin cell
+    is empty, computed by the vectorised :func:`bianpai.engines.bridge.vp_array`."""
+    if isinstance(imps, (list, tuple)):
+        return vp_grid(imps, boards)
     from bianpai.engines.bridge import vp  # noqa: PLC0415
 
     if isinstance(imps, float) and imps.is_integer():
@@ -65,6 +71,35 @@ def vp_value(imps: Any, boards: Any) -> float:
     if isinstance(boards, float) and boards.is_integer():
         boards = int(boards)
     return _num(vp(imps, boards)[0])
+
+
+def vp_grid(imps: Any, boards: Any) -> Any:
+    """:func:`vp_value` over a range: rows of margins → rows of VP (a 1×1 range → one value)."""
+    from bianpai.engines.bridge import vp_array  # noqa: PLC0415
+
+    grid = [list(r) if isinstance(r, (list, tuple)) else [r] for r in imps]
+    if isinstance(boards, (list, tuple)):
+        bgrid = [list(r) if isinstance(r, (list, tuple)) else [r] for r in boards]
+        if len(bgrid) == 1 and len(bgrid[0]) == 1:
+            boards = bgrid[0][0]
+        else:
+            boards = [b for r in bgrid for b in r]
+    cells = [(i, j, v) for i, r in enumerate(grid) for j, v in enumerate(r)]
+    filled = [k for k, (_, _, v) in enumerate(cells) if not _empty(v)]
+    if isinstance(boards, list):
+        if len(boards) != len(cells):
+            from bianpai.engines.errors import InputError  # noqa: PLC0415
+            raise InputError("每场副数区域须与IMP差区域同样大小",
+                             "the boards range must have the shape of the IMP margin range")
+        boards = [boards[k] for k in filled]
+    mine, _theirs = vp_array([cells[k][2] for k in filled], boards)
+    out: list[list[Any]] = [["" for _ in r] for r in grid]
+    for k, v in zip(filled, mine.tolist()):
+        i, j, _ = cells[k]
+        out[i][j] = int(v) if v.is_integer() else v
+    if len(out) == 1 and len(out[0]) == 1:
+        return out[0][0]
+    return out
 
 
 def carry_value(total: Any, fraction: Any, plus: Any = 0) -> float:
@@ -122,9 +157,12 @@ def BP_IMP(diff):  # noqa: N802 - the Excel-facing name
 
 
 @xw.func
+@xw.arg("imps", ndim=2)
+@xw.arg("boards", ndim=2)
 def BP_VP(imps, boards):  # noqa: N802
     """VP of the side with IMP margin imps on boards boards (WBF 2013 20-VP scale).
-    Example: =BP_VP(10, 16) → 12.8 (the opponent gets 7.2)."""
+    Example: =BP_VP(10, 16) → 12.8 (the opponent gets 7.2). imps may be a range (a whole
+    column): the VP spill in its shape; boards one value or a range of the same shape."""
     return vp_value(imps, boards)
 
 

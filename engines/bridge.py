@@ -28,6 +28,8 @@ __all__ = [
     "imps_from_board_scores",
     "match_imps",
     "vp",
+    "vp_hundredths_array",
+    "vp_array",
     "vp_table",
     "blitz_margin",
     "carry_over",
@@ -180,6 +182,58 @@ def vp(imp_margin: int, boards: int) -> tuple[Decimal, Decimal]:
     lose = 2000 - win
     mine, theirs = (win, lose) if m >= 0 else (lose, win)
     return Decimal(mine).scaleb(-2), Decimal(theirs).scaleb(-2)
+
+
+def vp_hundredths_array(imp_margin, boards):
+    """Vectorised :func:`vp` in integer hundredths: ``(given side, opponent)`` int64 arrays.
+
+    ``imp_margin``: array-like of signed IMP margins (one per match; integers, or floats with
+    integral values such as a sheet column read as float). ``boards``: one board count for all,
+    or an array-like of the same length. Entry ``i`` of the result is exactly
+    ``vp(imp_margin[i], boards[i])`` × 100 (WBF 2013 continuous scale, concavity-corrected,
+    loser = 2000 − winner), so ``Decimal(h).scaleb(-2)`` gives the scalar form's value.
+
+    Raises :class:`InputError` for a margin that is not a finite integer, or a board count that
+    is not an integer ≥ 1. Source: as :func:`vp`.
+    """
+    import numpy as np  # noqa: PLC0415  (kept out of the scalar path: UDFs start without numpy)
+
+    try:
+        m = np.asarray(imp_margin, dtype=float)
+        b = np.broadcast_to(np.asarray(boards, dtype=float), m.shape)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"IMP差或每场副数不是数字：{exc}",
+                         f"IMP margin or boards is not a number: {exc}") from exc
+    bad = ~np.isfinite(m) | (m != np.round(m))
+    if bad.any():
+        v = m[bad][0]
+        raise InputError(f"IMP差必须是整数：{v!r}", f"IMP差 must be an integer: {v!r}")
+    bad = ~np.isfinite(b) | (b != np.round(b)) | (b < 1)
+    if bad.any():
+        v = b[bad][0]
+        raise InputError(f"每场副数必须是至少为1的整数：{v!r}",
+                         f"boards per match must be an integer of at least 1: {v!r}")
+    mi = np.clip(m, -2.0**53, 2.0**53).astype(np.int64)  # far past any blitz margin
+    bi = b.astype(np.int64)
+    win = np.empty(mi.shape, dtype=np.int64)
+    margin = np.abs(mi)
+    for count in np.unique(bi):
+        table = np.asarray(_vp_hundredths(int(count)), dtype=np.int64)
+        sel = bi == count
+        win[sel] = table[np.minimum(margin[sel], len(table) - 1)]
+    lose = 2000 - win
+    ahead = mi >= 0
+    return np.where(ahead, win, lose), np.where(ahead, lose, win)
+
+
+def vp_array(imp_margin, boards):
+    """Vectorised :func:`vp` as float64 arrays ``(given side, opponent)`` in VP, for sheet
+    columns and range UDFs (Excel stores floats). Each value is the float nearest the scalar
+    form's ``Decimal`` (``float(vp(m, b)[0])``: hundredths / 100 is correctly rounded), so the
+    half-up 2-place values are kept exactly. Arguments and errors as :func:`vp_hundredths_array`.
+    """
+    mine, theirs = vp_hundredths_array(imp_margin, boards)
+    return mine / 100, theirs / 100
 
 
 def carry_over(total, fraction, plus=0) -> Decimal:

@@ -202,6 +202,10 @@ def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
     Raises ``RuleError`` for an unknown criterion name.
     """
     unknown = [c for c in chain if c not in CRITERIA]
+    if unknown:  # criteria of engines not imported yet (bianpai.engines loads them lazily)
+        from bianpai.engines import load_criteria  # noqa: PLC0415
+        load_criteria()
+        unknown = [c for c in chain if c not in CRITERIA]
     if unknown:
         raise RuleError(f"未知的排名依据：{', '.join(unknown)}",
                         f"unknown tie-break criteria: {', '.join(unknown)}")

@@ -199,8 +199,8 @@ class TieBreakChain(Strict):
     @field_validator("criteria")
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
-        import bianpai.engines  # noqa: F401  (registers every engine's criteria)
-        from bianpai.engines.standings import CRITERIA
+        from bianpai.engines import load_criteria  # registers every engine's criteria
+        CRITERIA = load_criteria()
         by_label = {c.label_zh: c.name for c in CRITERIA.values()}
         v = [by_label.get(c, c) for c in v]  # Chinese names (场分, 平均得分率 …) are accepted too
         unknown = [c for c in v if c not in CRITERIA]
