@@ -111,9 +111,10 @@ def game_places(games: pd.DataFrame, names: tuple[str, ...] = ("头游", "2游",
         dup = sorted({p for p in places if places.count(p) > 1})
         miss = [p for p in (1, 2, 3, 4) if p not in places]
         if dup:
-            e = InputError(f"第{g}局有{places.count(dup[0])}个{names[dup[0] - 1]}",
+            k = places.count(dup[0])
+            e = InputError(f"第{g}局有{'两' if k == 2 else k}个{names[dup[0] - 1]}",
                            f"game {g} has place {dup[0]} ({names[dup[0] - 1]}) "
-                           f"{places.count(dup[0])} times")
+                           f"{k} times")
         elif miss:
             e = InputError(f"第{g}局缺少{'、'.join(names[p - 1] for p in miss)}",
                            f"game {g} lacks place(s) {', '.join(map(str, miss))}")
