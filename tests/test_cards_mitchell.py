@@ -172,3 +172,9 @@ class TestMitchellFormat:
             team_pairs("X", 1, 2, ["甲", "乙", "丙"])
         with pytest.raises(InputError):
             direction_of("南")
+
+
+def test_is_a_core_format():
+    from bianpai.engines.core import Format
+    assert isinstance(Mitchell(), Format)
+    assert Mitchell.side_labels[0] == ("南北", "NS")
