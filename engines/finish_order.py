@@ -38,7 +38,8 @@ from bianpai.engines.rounding import to_decimal
 from bianpai.engines.standings import Criterion, register, sum_of
 
 __all__ = ["GuandanKnockoutScoring", "ZhengShangYouScoring", "game_places",
-           "order_knockout_losers", "ZhengShangYouFormatChoice", "PLACE_ALIASES"]
+           "order_knockout_losers", "KnockoutLoserOrder", "ZhengShangYouFormatChoice",
+           "PLACE_ALIASES"]
 
 #: Place names as typed → place number.
 PLACE_ALIASES: dict[str, int] = {
@@ -135,8 +136,9 @@ def _counts(side_places: Iterable[list[int]]) -> tuple[int, int, int, int]:
     return tuple(flat.count(k) for k in (1, 2, 3, 4))  # type: ignore[return-value]
 
 
-def _forfeit(match: Match, adjustments: pd.DataFrame | None, points_win: Decimal
-             ) -> MatchResult | None:
+def _forfeit(match: Match, adjustments: pd.DataFrame | None, points_win: Decimal,
+             points_key: str = "game_points",
+             zero_keys: tuple[str, ...] = ("firsts", "seconds", "thirds")) -> MatchResult | None:
     """A ``forfeit`` adjustment (kind 弃权/forfeit, side = the forfeiting side) → FW/FL."""
     if adjustments is None or adjustments.empty:
         return None
@@ -152,8 +154,8 @@ def _forfeit(match: Match, adjustments: pd.DataFrame | None, points_win: Decimal
         pts[side] = Decimal(0)
         outcome = ["FW", "FW"]
         outcome[side] = "FL"
-        return MatchResult(match, tuple(pts), tuple(outcome),
-                           values={"game_points": (Decimal(0), Decimal(0))},
+        values = {points_key: tuple(pts), **{k: (0, 0) for k in zero_keys}}
+        return MatchResult(match, tuple(pts), tuple(outcome), values=values,
                            note_zh="弃权", note_en="forfeit")
     return None
 
@@ -245,7 +247,8 @@ class ZhengShangYouScoring(_FinishOrder):
     """争上游 pairs match (kind ``zhengshangyou``; alias 争上游).
 
     Settings: ``place_points`` (4/3/2/1, 十（五）（2）), ``games_per_match`` (4 deals per group,
-    十（二）), ``must_decide`` (a knockout match must have a winner: equal points → more 头游,
+    十（二）), ``forfeit_points`` (the non-forfeiting pair's points; None: every deal 头游 +
+    二游, 28), ``must_decide`` (a knockout match must have a winner: equal points → more 头游,
     二游, 三游, then an extra deal typed as game 5; in a round robin an equal match is a draw).
 
     ``score`` returns ``points`` = deal points over the 4 deals, ``outcome`` W/D/L, ``values``:
@@ -258,9 +261,11 @@ class ZhengShangYouScoring(_FinishOrder):
     kind: Literal["zhengshangyou"] = "zhengshangyou"
     must_decide: bool = False
     extra_game: int = 5
+    forfeit_points: Decimal | None = None
     clause: str | None = "单项规程 十（二）、十（五）"
     note: str | None = ("一对的积分为两名选手名次分之和（读法）；积分循环制的一场平分记为平局，"
-                        "淘汰制按头游、二游、三游次数，再加赛一副（头游方胜）")
+                        "淘汰制按头游、二游、三游次数，再加赛一副（头游方胜）；弃权：对方得每副头游+二游"
+                        "（4副共28分）、弃权方0分（规程未写明，读法）")
 
     names: ClassVar[tuple[str, ...]] = ("头游", "二游", "三游", "四游")
     criteria: ClassVar[tuple[str, ...]] = ("deal_points", "firsts", "seconds", "thirds",
@@ -275,8 +280,10 @@ class ZhengShangYouScoring(_FinishOrder):
               adjustments: pd.DataFrame | None = None) -> MatchResult:
         """Score one group's 4 deals (see the class docstring). Raises ``InputError(s)`` for
         bad finishing orders, a missing deal, an extra deal that is not needed or missing."""
-        f = _forfeit(match, adjustments, self.games_per_match * (self.place_points[0] +
-                                                                  self.place_points[3]))
+        win_pts = (self.forfeit_points if self.forfeit_points is not None else
+                   self.games_per_match * (self.place_points[0] + self.place_points[1]))
+        f = _forfeit(match, adjustments, win_pts, "deal_points",
+                     ("firsts", "seconds", "thirds", "playoff_wins"))
         if f is not None:
             return f
         places = game_places(games, self.names)
@@ -411,6 +418,26 @@ def order_knockout_losers(results: Iterable[MatchResult], *,
                 rows.append({"entrant": e, "place": p, "decided_by": f"{label}，附加赛"})
         place += len(block)
     return pd.DataFrame(rows, columns=["entrant", "place", "decided_by"])
+
+
+class KnockoutLoserOrder(BaseModel):
+    """规程 setting: how the losers of one knockout round are placed (for the money table of
+    places 1–8, otog 九（二） and 九 录取名次 1.). ``method``: ``shared`` (default; equal split of
+    the pooled prizes), ``playoffs`` or ``points`` (``value`` of the lost match: ``game_points``
+    for 掼蛋, ``deal_points`` for 争上游). See :func:`order_knockout_losers`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    method: Literal["shared", "playoffs", "points"] = "shared"
+    value: str = "game_points"
+    clause: str | None = "单项规程 九（二）；总规程 九（二）1."
+    note: str | None = "规程只写单淘汰、取前8名，未写同轮负者如何排序：默认名次并列、奖金平分（读法）"
+
+    def places(self, results: Iterable[MatchResult], playoffs: Iterable[MatchResult] = ()
+               ) -> pd.DataFrame:
+        """:func:`order_knockout_losers` with these settings."""
+        return order_knockout_losers(results, method=self.method, playoffs=playoffs,
+                                     value=self.value)
 
 
 def _ladder(block: list[int], playoffs: list[MatchResult], first_place: int, label: str

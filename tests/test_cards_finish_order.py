@@ -213,3 +213,12 @@ class TestLoserOrder:
             order_knockout_losers(_ko8()[:-1])
         with pytest.raises(RuleError):
             order_knockout_losers(_ko8(), method="lots")  # type: ignore[arg-type]
+
+
+def test_loser_order_setting_and_forfeit_points():
+    from bianpai.engines.finish_order import KnockoutLoserOrder
+    assert KnockoutLoserOrder().places(_ko8()).equals(order_knockout_losers(_ko8()))
+    p = KnockoutLoserOrder(method="points").places(_ko8({8: 19}))
+    assert p.set_index("entrant")["place"][8] == 5
+    r = ZhengShangYouScoring().score(M, pd.DataFrame(), pd.DataFrame([{"kind": "forfeit", "side": 1}]))
+    assert r.points == (Decimal(28), Decimal(0)) and r.outcome == ("FW", "FL")
