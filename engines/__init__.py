@@ -30,7 +30,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 #: engines whose import registers criteria in ``standings.CRITERIA`` (beyond standings itself)
-_CRITERIA_MODULES = ("team_standings",)
+_CRITERIA_MODULES = ("team_standings", "gouji", "elimination", "finish_order", "upgrade80")
 
 __all__ = [
     "BianpaiError", "InputError", "InputErrors", "RuleError", "q2", "to_decimal",
