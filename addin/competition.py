@@ -16,6 +16,7 @@ typed sheets. Everything else is derived on every run.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -30,6 +31,7 @@ from bianpai.engines.standings import CRITERIA
 from bianpai.engines.standings import rank as rank_engine
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
@@ -136,6 +138,9 @@ class CoreEvent:
     typed: dict[tuple, TypedMatch] = field(default_factory=dict)
     #: (group_id, stage_id, number) → (last round played, annul results?, reason)
     withdrawals: dict[tuple, tuple[int, bool, str]] = field(default_factory=dict)
+    #: the people roster (one row per person) when the regulation's roster layout is "people";
+    #: ``roster`` then holds one row per entrant built from it (index: first person's row)
+    people: pd.DataFrame | None = None
     #: column key → letter of the 逐局成绩 sheet (for scoring errors' cells)
     game_cols: dict[str, str] = field(default_factory=dict)
     errors: list[InputError] = field(default_factory=list)
@@ -345,11 +350,19 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     from bianpai.addin import commands as c
     c.TITLE["text"] = reg.title_zh if reg.language == "zh" else (reg.title_en or reg.title_zh)
     errors: list[InputError] = []
-    roster = read_table(port, K.ROSTER, errors=errors)
+    people = None
+    if reg.roster_layout == "people":
+        people = read_table(port, L.ROSTER_PEOPLE, errors=errors)
+        roster = pd.DataFrame(columns=[c.key for c in K.ROSTER.columns])
+        roster.attrs = dict(people.attrs)
+    else:
+        roster = read_table(port, K.ROSTER, errors=errors)
     ev = CoreEvent(port=port, reg=reg, lang=reg.language, lay=layouts_for(reg), roster=roster,
-                   errors=errors)
+                   errors=errors, people=people)
     for g in reg.groups:
         ev.groups[g.id] = GroupState(group=g)
+    if people is not None:
+        _entrants_from_people(ev)
     _read_roster_groups(ev)
     _read_draw(ev)
     ev.schedule = _read_schedule(ev)
@@ -399,6 +412,59 @@ def _read_withdrawals(ev: CoreEvent) -> None:
         res = rec["results"]
         annul = (res == "取消") if res else ev.reg.withdrawal.results == "annul"
         ev.withdrawals[key] = (k, annul, rec["reason"] or "")
+
+
+STAFF = re.compile(r"^(领队|教练|领队兼教练)$")
+
+
+def _entrants_from_people(ev: CoreEvent) -> None:
+    """One entrant row per individual (individual groups) or per 队名/组合 (pair and team
+    groups) from the people roster; the first person's row is the entrant's row. A pair or team
+    member without 队名/组合, or two different 序号 for one entrant, is an error with its cell."""
+    p = ev.people
+    sheet = p.attrs.get("sheet", L.ROSTER_PEOPLE.zh)
+    rows: dict[tuple, dict] = {}
+    index: list[int] = []
+    for row, rec in records(p):
+        g = ev.group_of(rec["group"])
+        if g is None or (rec["role"] and STAFF.match(str(rec["role"]))):
+            if g is None and rec["group"] is not None:
+                ev.errors.append(InputError(f"未知组别“{rec['group']}”", f"unknown group {rec['group']!r}",
+                                            sheet=sheet, cell=cell_of(p, row, "group")))
+            continue
+        if g.entrant == "individual":
+            key = (g.id, "#", row)
+            name = rec["name"]
+        else:
+            if not rec["team"]:
+                ev.errors.append(InputError(f"{ev.gname(g)}是{'双人' if g.entrant == 'pair' else '团体'}项目，"
+                                            "请填写“队名/组合”", f"{g.name_en or g.id} needs the team / pair name",
+                                            sheet=sheet, cell=cell_of(p, row, "team")))
+                continue
+            key = (g.id, rec["team"])
+            name = rec["team"]
+        e = rows.get(key)
+        if e is None:
+            e = rows[key] = dict(group=g.name_zh, number=rec["number"], name=name, unit=rec["unit"],
+                                 seed=rec.get("seed"), note=None, players=[])
+            index.append(row)
+        elif rec["number"] is not None and e["number"] is not None and rec["number"] != e["number"]:
+            ev.errors.append(InputError(f"“{name}”的序号与其队友不同（{e['number']}）",
+                                        f"{name}: a different number from the partner's ({e['number']})",
+                                        sheet=sheet, cell=cell_of(p, row, "number")))
+        e["number"] = e["number"] if e["number"] is not None else rec["number"]
+        e["unit"] = e["unit"] or rec["unit"]
+        e["seed"] = e["seed"] if e["seed"] is not None else rec.get("seed")
+        e["players"].append(rec["name"])
+    out = []
+    for e in rows.values():
+        pl = (e.pop("players") + [None] * 6)[:6]
+        out.append({**e, **{f"player{i}": v for i, v in enumerate(pl, start=1)}, "captain": None})
+    df = pd.DataFrame(out, index=pd.Index(index, name="row"),
+                      columns=[c.key for c in K.ROSTER.columns]).astype(object)
+    df = df.where(pd.notna(df), None)
+    df.attrs = dict(p.attrs)
+    ev.roster = df
 
 
 def _read_roster_groups(ev: CoreEvent) -> None:

@@ -48,7 +48,8 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     stages = sorted({s.name_zh if lang == "zh" else (s.name_en or s.name_zh)
                      for g in reg.groups for s in g.stages})
     choices = {"group": groups, "stage": stages}
-    for layout in (K.ROSTER, T.TEAM_PLAYERS, lay.results, lay.games, K.PENALTIES, K.WITHDRAWALS):
+    roster = [L.ROSTER_PEOPLE] if reg.roster_layout == "people" else [K.ROSTER, T.TEAM_PLAYERS]
+    for layout in (*roster, lay.results, lay.games, K.PENALTIES, K.WITHDRAWALS):
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang))
     for layout in (L.CHECKS, K.SCHEDULE, lay.standings):
@@ -107,8 +108,25 @@ def roster_problems(ev: CoreEvent) -> list[InputError]:
     return errs
 
 
+class _PeopleView:
+    """What :func:`bianpai.addin.commands.eligibility_findings` reads, for a people roster."""
+
+    def __init__(self, ev: CoreEvent):
+        self.reg, self.lang = ev.reg, ev.lang
+        p = ev.people.copy()
+        p.attrs = dict(ev.people.attrs)
+        gids = []
+        for v in p["group"]:
+            g = ev.group_of(v)
+            gids.append(g.id if g else None)
+        p["group_id"] = gids
+        self.roster = p
+
+
 def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
     out = [("error", e) for e in ev.errors + roster_problems(ev)]
+    if ev.people is not None:
+        return out + c.eligibility_findings(_PeopleView(ev))
     for g in ev.reg.groups:
         view = _GroupView(ev, g)
         if not view.roster.empty:

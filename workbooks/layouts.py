@@ -105,7 +105,11 @@ ROSTER_PEOPLE = SheetLayout(key="roster", zh="报名", en="Roster", typed=True, 
     C("id_number", "证件号", "ID number", width=20),
     C("unit", "单位", "Unit", width=16),
     C("role", "角色", "Role", choices=["队员", "领队", "教练", "领队兼教练", "领队兼队员"], width=10),
-    C("note", "备注", "Note", width=16)])
+    C("note", "备注", "Note", width=16),
+    # optional: the seeding of an entrant (1 = best) and a rating/ranking score (等级分),
+    # read by formats that seed (淘汰赛种子, 积分编排首轮顺序)
+    C("seed", "种子", "Seed", "int", width=6),
+    C("rating", "等级分", "Rating", "decimal", width=8)])
 
 PLACINGS = SheetLayout(key="placings", zh="名次录入", en="Placings", typed=True, columns=[
     C("group", "组别", "Group", required=True, width=18),
