@@ -137,6 +137,9 @@ class GoujiScoring(BaseModel):
     clause: str | None = "九第一条2；九第三条4；九第四条；十（六）（七）（十一）"
     note: str | None = DEFAULT_NOTE
     _allowed: set = PrivateAttr(default_factory=set)
+    #: scored matches by (match, typed values): a pure function, so a repeated evaluation of
+    #: the same typed rows (is_complete, then score_typed) is computed once
+    _memo: dict = PrivateAttr(default_factory=dict)
 
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("主队", "Home"), ("客队", "Away"))
     #: what is typed per game: (column, Chinese, English)
@@ -407,19 +410,20 @@ class GoujiScoring(BaseModel):
         """弃权 (incl. 迟到15分钟, 十（十一）) and 判负 (十（六）（七）) of either side."""
         return list(self.DECISIONS)
 
-    def _typed_frames(self, typed: TypedMatch) -> tuple[pd.DataFrame, pd.DataFrame]:
-        g = typed.games.copy()
-        if "_row" in g.columns:
-            g = g.set_index("_row")
-        for col in ("points_0", "points_1"):
-            if col in g.columns and g[col].isna().all():
-                g = g.drop(columns=[col])
+    def _typed_frames(self, typed: TypedMatch) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+        """``games`` (index: the sheet row when known; typed-points columns dropped when empty)
+        and ``adjustments`` (``None`` when there are none) in the shapes :meth:`score` reads."""
+        recs = typed.games.to_dict("records")
+        cols = [c for c in typed.games.columns if c != "_row" and not (
+            c in ("points_0", "points_1") and all(r[c] is None or r[c] != r[c] for r in recs))]
+        index = [r["_row"] for r in recs] if "_row" in typed.games.columns else None
+        g = pd.DataFrame([{k: r[k] for k in cols} for r in recs], index=index, columns=cols)
         adj = [{"side": side, "kind": "penalty", "value": value}
                for side, _kind, value in typed.penalties]
         if typed.decision in self.DECISIONS:
             side, kind = self.DECISIONS[typed.decision]
             adj.append({"side": side, "kind": kind, "value": None})
-        return g, pd.DataFrame(adj, columns=["side", "kind", "value"])
+        return g, (pd.DataFrame(adj, columns=["side", "kind", "value"]) if adj else None)
 
     @staticmethod
     def _game_typed(g: pd.DataFrame, rec) -> bool:
@@ -475,6 +479,17 @@ class GoujiScoring(BaseModel):
         return int(all(r.outcome == ("D", "D") for r in extras))
 
     def _score_games(self, match: Match, typed: TypedMatch, upto: int | None) -> MatchResult:
+        key = (match, upto, typed.decision, typed.penalties,
+               tuple(tuple(r) for r in typed.games.itertuples(index=False)))
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._score_games_uncached(match, typed, upto)
+            if len(self._memo) > 20000:
+                self._memo.clear()
+        return hit
+
+    def _score_games_uncached(self, match: Match, typed: TypedMatch, upto: int | None
+                              ) -> MatchResult:
         games, adj = self._typed_frames(typed)
         if upto is not None and len(games) > upto:
             games = games[games["game"] <= upto]
