@@ -36,7 +36,7 @@ from typing import Callable
 
 import pandas as pd
 
-from bianpai.engines.standings import Criterion, head_to_head, register
+from bianpai.engines.standings import Criterion, register
 from bianpai.engines.rounding import to_decimal
 
 __all__ = ["Game", "c07_values", "records_from_rows", "PRESETS", "FIDE_CODES", "C07_NAMES"]
@@ -398,6 +398,35 @@ def _backwards(members, results, ctx):
     return out
 
 
+def _direct(members, results, ctx):
+    """Direct encounter (FIDE C.07 §6; 直胜) among the tied ``members``: points scored in the
+    games played among them (Swiss: forfeits excluded, §6.1). When every pair has met, those
+    points; otherwise (§6.3) only a player alone at the top in every completion of the missing
+    games is separated (value 1, the others 0); else ``None`` (not decisive)."""
+    recs = _cached(results, ctx)
+    win = _win_points(ctx)
+    mset = set(members)
+    mini = {e: Decimal(0) for e in members}
+    met: set[frozenset] = set()
+    for e in members:
+        for g in recs.get(e, []):
+            if g.kind == PLAYED and g.opponent in mset and g.opponent != e:
+                mini[e] += g.score
+                met.add(frozenset((e, g.opponent)))
+    pairs = [frozenset((a, b)) for i, a in enumerate(members) for b in members[i + 1:]]
+    missing = [p for p in pairs if p not in met]
+    if not missing:
+        return mini
+    best = max(members, key=lambda e: mini[e])
+    for e in members:
+        if e == best:
+            continue
+        top = mini[e] + win * sum(1 for p in missing if e in p)
+        if top >= mini[best]:
+            return {x: None for x in members}
+    return {x: Decimal(1 if x == best else 0) for x in members}
+
+
 def _is_win(g, win):
     return g.score == win
 
@@ -414,7 +443,7 @@ _CN = [
     Criterion("black_wins", "后胜局", "wins as second player (black)",
               _count(lambda g, w: g.kind == PLAYED and g.colour == "B" and g.score == w),
               places=None),
-    Criterion("direct_encounter", "直胜", "direct encounter", head_to_head("match_points"),
+    Criterion("direct_encounter", "直胜", "direct encounter", lambda m, r, c: _direct(m, r, c),
               group_dependent=True, places=1),
     Criterion("fouls", "犯规", "fouls (fewer first)", _fouls, descending=False, places=None),
     Criterion("backwards_by_round", "逐轮倒序比较", "results from the last round backwards",
@@ -434,8 +463,7 @@ for _code, _zh in C07_NAMES.items():
     register(Criterion(_code, _zh, _code, _fide(_code),
                        places=0 if _code.startswith("ARO") else 2,
                        fmt=None))
-register(Criterion("DE", "直胜(DE)", "DE", head_to_head("match_points"), group_dependent=True,
-                   places=1))
+register(Criterion("DE", "直胜(DE)", "DE", _direct, group_dependent=True, places=1))
 
 #: 规程 chains as data (name → clause, chain). The first item is the main score.
 PRESETS: dict[str, dict] = {
