@@ -360,7 +360,8 @@ def edge_cost(a: PlayerInfo, b: PlayerInfo | None, fmt: IndividualSwiss, n: int,
     conflict = int(xa and xb and pa == pb)
     clash = int(pa is not None and pa == pb)
     d = b.level - a.level
-    top_down = sum(n_levels - lv for lv in range(a.level, b.level))
+    # Σ over crossed boundaries lv = a.level … b.level-1 of (n_levels - lv)
+    top_down = d * n_levels - (a.level + b.level - 1) * d // 2
     if d == 0:
         h = (a.gsize + 1) // 2 if a.gsize % 2 else a.gsize // 2
         pattern = abs(b.gpos - a.gpos - h)
@@ -383,8 +384,11 @@ def _encoder(n_nodes: int, n: int, n_levels: int):
         mults[k] = mults[k + 1] * (bounds[k + 1] + 1)
     top = mults[0] * (bounds[0] + 1)
 
+    m0, m1, m2, m3, m4, m5 = mults
+
     def enc(cost: tuple[int, ...]) -> int:
-        return top - sum(c * m for c, m in zip(cost, mults))
+        c0, c1, c2, c3, c4, c5 = cost
+        return top - (c0 * m0 + c1 * m1 + c2 * m2 + c3 * m3 + c4 * m4 + c5 * m5)
     return enc
 
 
@@ -399,7 +403,7 @@ def _candidates(infos: list[PlayerInfo], k: int) -> set[tuple[int, int]]:
 
     def add(i, j):
         if 0 <= i < n and 0 <= j < n and i != j:
-            out.add((min(i, j), max(i, j)))
+            out.add((i, j) if i < j else (j, i))
     for i in range(n):
         for d in range(1, k + 1):
             add(i, i + d)
