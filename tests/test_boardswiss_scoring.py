@@ -129,3 +129,67 @@ class TestTrfCli:
         r = CliRunner().invoke(trf_app, ["standings", str(BBP / "dutch_2025_C5.input"),
                                          "--tiebreaks", "XYZ"])
         assert r.exit_code == 2
+
+
+class TestEndToEnd:
+    def test_fujian_go_team_swiss(self):
+        """福建 2024 围棋: "视报名队数采用定台制积分编排5-7轮 … 第一轮邻近编排(1-2，3-4余类推)";
+        the team Swiss is the same engine over teams (colours are per board, so none per team),
+        scored by TeamBoardGames and ranked by the 四(五)/五(三) chain."""
+        import random
+
+        from bianpai.engines.core import MatchResult, StageEntrant, StageState
+        from bianpai.engines.swiss_individual import IndividualSwiss
+
+        fmt = IndividualSwiss(rounds=5, round1="adjacent", colour_rule="none",
+                              max_same_colour_run=None, max_colour_diff=None)
+        sc = TeamBoardGames()
+        state = StageState(entrants=[StageEntrant(i, seed=i) for i in range(1, 10)], seed=3)
+        rng = random.Random(3)
+        results: list[MatchResult] = []
+        for r in range(1, 6):
+            ms = fmt.next_round(state, rng)
+            if r == 1:
+                assert [set(m.entrants) for m in ms[:4]] == [{1, 2}, {3, 4}, {5, 6}, {7, 8}]
+            state.matches.extend(ms)
+            for m in ms:
+                res = sc.score(m) if m.is_bye else sc.score(
+                    m, _team([rng.choice(["1-0", "0-1", "和"]) for _ in range(4)]))
+                state.results[m.key] = res
+                results.append(res)
+        assert fmt.finished(state)
+        st = rank(range(1, 10), entrant_rows(results), list(GO_TEAM_CHAIN), seed=3).table
+        assert sorted(st["entrant"]) == list(range(1, 10))
+        mp = st["match_points"].tolist()
+        assert mp == sorted(mp, reverse=True)
+        assert st["rank"].is_unique  # lots at the end always separate
+
+    def test_xiangqi_individual_with_14_3_1_chain(self):
+        """象棋竞赛规则 14.3.1 chain over a 积分编排 event scored 2/1/0."""
+        import random
+
+        from bianpai.engines.core import StageEntrant, StageState
+        from bianpai.engines.swiss_individual import IndividualSwiss
+        from bianpai.engines.tiebreaks import PRESETS
+
+        fmt = IndividualSwiss()
+        sc = BoardGameScoring()
+        state = StageState(entrants=[StageEntrant(i, rating=Decimal(2000 - i))
+                                     for i in range(1, 16)], seed=5)
+        rng = random.Random(5)
+        results = []
+        while not fmt.finished(state):
+            ms = fmt.next_round(state, rng)
+            state.matches.extend(ms)
+            for m in ms:
+                res = sc.score(m) if m.is_bye else sc.score(
+                    m, _g(rng.choice(["1-0", "0-1", "和"])))
+                state.results[m.key] = res
+                results.append(res)
+        assert state.rounds_drawn() == 6  # ⌈log2 15⌉ + 2
+        st = rank(range(1, 16), entrant_rows(results), PRESETS["xiangqi_14_3_1"]["chain"],
+                  seed=5, ctx={"win_points": 2}).table
+        assert st["rank"].tolist() == list(range(1, 16))
+        state.standings[None] = st
+        pl = fmt.placings(state)
+        assert pl["entrant"].tolist() == st["entrant"].tolist()
