@@ -25,8 +25,9 @@ Two modes:
   ideal partners and the score-group boundaries) and fall back to the complete graph when the
   sparse graph has no perfect matching, so completeness is kept.
 
-* ``dutch`` (国际象棋): FIDE C.04.3 via the py4swiss library (optional extra ``chess``), see
-  :mod:`bianpai.engines.trf` and :func:`dutch_pairings`.
+* ``dutch`` (国际象棋): FIDE C.04.3 via the py4swiss library (optional extra ``chess``): the
+  stage is written as a TRF (:func:`state_to_trf`) and paired by
+  :func:`bianpai.engines.trf.dutch_pairings`.
 
 Sources: 象棋竞赛规则 14.3–14.4 (Swiss, bye = win); Chinese arbiters' Swiss procedure (research/
 pairing-anchors.md §3); FIDE C.04.1 (no rematch, one bye each, colour rules); 福建省老年人
@@ -102,7 +103,10 @@ class IndividualSwiss(BaseModel):
     ``first_colour`` (table 1's higher-placed entrant in round 1: ``lot``/``white``/``black``),
     ``colour_rule`` (``balance``: equalize then alternate; ``alternate``: only alternate;
     ``none``), ``max_same_colour_run`` (2 = never three in a row; None = no limit),
-    ``max_colour_diff`` (2; None = no limit), ``bye_points`` (points of a 轮空 for pairing
+    ``max_colour_diff`` (2; None = no limit), ``colour_hard`` (False: a complete rematch-free
+    pairing comes first and the colour rule is kept whenever some complete pairing keeps it;
+    True: the colour rule is absolute like the rematch ban, FIDE C.04.3 C3, so a round may
+    become unpairable), ``bye_points`` (points of a 轮空 for pairing
     scores; 2 in 2/1/0), ``requested_bye_points`` (请假 half-point bye, chess), ``late_entry``
     (``zero`` or ``half_per_round`` = half a win per round missed), ``requested_byes``
     (round → entrant numbers with an advance half-point bye), ``forfeit_counts_as_met``,
@@ -121,6 +125,7 @@ class IndividualSwiss(BaseModel):
     colour_rule: Literal["balance", "alternate", "none"] = "balance"
     max_same_colour_run: int | None = Field(2, ge=1)
     max_colour_diff: int | None = Field(2, ge=1)
+    colour_hard: bool = False
     bye_points: Decimal = Decimal(2)
     requested_bye_points: Decimal = Decimal(1)
     late_entry: Literal["zero", "half_per_round"] = "zero"
@@ -174,8 +179,7 @@ class IndividualSwiss(BaseModel):
         if rnd > total:
             raise RuleError(f"已编排全部{total}轮", f"all {total} rounds are drawn")
         if self.mode == "dutch":
-            raise RuleError("国际象棋荷兰制请经TRF编排（trf pair --dutch）",
-                            "Dutch mode pairs through a TRF (engines.trf.dutch_pairings)")
+            return _dutch_round(state, self, rnd, total, rng)
         infos = player_infos(state, self, rnd)
         absent = set(self.requested_byes.get(rnd, []))
         if rnd == 1:
@@ -447,7 +451,10 @@ def pair_players(infos: list[PlayerInfo], fmt: IndividualSwiss, *, full: bool | 
             a, b = infos[i], infos[j]
             if b.number in a.opponents:
                 continue
-            edges.append((i, j, enc(edge_cost(a, b, fmt, n, n_levels))))
+            c = edge_cost(a, b, fmt, n, n_levels)
+            if c[1] and fmt.colour_hard:
+                continue
+            edges.append((i, j, enc(c)))
         if odd:
             for i, p in enumerate(infos):
                 if p.byes == 0 and not p.bye_blocked:
@@ -504,6 +511,89 @@ def _matches(rnd: int, pairs: list[tuple[int, int]], bye: PlayerInfo | None,
         t += 1
         ms.append(Match(round=rnd, table=t, sides=(bye.number, None), label=BYE_LABEL))
     for e in requested:
+        t += 1
+        ms.append(Match(round=rnd, table=t, sides=(e, None), label=REQUESTED_BYE_LABEL))
+    return ms
+
+
+def state_to_trf(state: StageState, fmt: IndividualSwiss, rnd: int, total: int,
+                 first_colour: str = "white"):
+    """The stage as a TRF-16 (:class:`bianpai.engines.trf.Trf`) ready to pair round ``rnd``,
+    and the map start number → entrant. Start numbers by seed/rating/number (C.04.2 initial
+    order); results W/D/L → ``1 = 0``, FW/FL → ``+ -``, 轮空 → ``U``, 请假 → ``H`` (``Z`` when it
+    scored nothing), not in the round (late entry, withdrawn) → ``Z``; round ``rnd``'s requested
+    byes and absences are written in advance (``H``/``Z``)."""
+    from bianpai.engines.trf import Trf, TrfPlayer, TrfRound
+
+    ents = sorted(state.entrants, key=_seed_key)
+    sno = {e.number: i + 1 for i, e in enumerate(ents)}
+    by_round: dict[int, dict[int, TrfRound]] = {}
+    pts = {e.number: Decimal(0) for e in ents}
+    val = {"W": ("1", Decimal(1)), "D": ("=", Decimal("0.5")), "L": ("0", Decimal(0)),
+           "FW": ("+", Decimal(1)), "FL": ("-", Decimal(0))}
+    for m in state.matches:
+        if m.round >= rnd:
+            continue
+        slot = by_round.setdefault(m.round, {})
+        res = state.results.get(m.key)
+        if m.is_bye:
+            e = m.entrants[0]
+            if m.label == REQUESTED_BYE_LABEL:
+                got = res.points[m.sides.index(e)] if res is not None else fmt.requested_bye_points
+                code = "H" if got > 0 else "Z"
+                pts[e] += Decimal("0.5") if got > 0 else Decimal(0)
+            else:
+                code = "U"
+                pts[e] += 1
+            slot[e] = TrfRound(None, "-", code)
+            continue
+        for i, e in enumerate(m.sides):
+            code, v = val[res.outcome[i]] if res is not None else (" ", Decimal(0))
+            pts[e] += v
+            slot[e] = TrfRound(sno[m.sides[1 - i]], "w" if i == 0 else "b", code)
+    absent = set(fmt.requested_byes.get(rnd, []))
+    players = []
+    for e in ents:
+        rounds = []
+        for r in range(1, rnd):
+            got = by_round.get(r, {}).get(e.number)
+            if got is None:  # not in that round: before a late entry (0 or ½, a setting) or gone
+                late = r < e.join_round and fmt.late_entry == "half_per_round"
+                got = TrfRound(None, "-", "H" if late else "Z")
+                pts[e.number] += Decimal("0.5") if late else Decimal(0)
+            rounds.append(got)
+        gone = e.join_round > rnd or (e.withdrawn_after is not None and e.withdrawn_after < rnd)
+        if e.number in absent:  # the file's points include a pre-set H (as py4swiss checks)
+            half = fmt.requested_bye_points > 0
+            rounds.append(TrfRound(None, "-", "H" if half else "Z"))
+            pts[e.number] += Decimal("0.5") if half else Decimal(0)
+        elif gone:
+            rounds.append(TrfRound(None, "-", "Z"))
+        players.append(TrfPlayer(number=sno[e.number], name=str(e.number),
+                                 rating=int(e.rating or 0), points=pts[e.number], rounds=rounds))
+    other = [("012", "bianpai"), ("XXR", str(total)), ("XXC", f"{first_colour}1")]
+    trf = Trf(players=players, other=other, total_rounds=total, first_colour=first_colour)
+    return trf, {v: k for k, v in sno.items()}
+
+
+def _dutch_round(state, fmt, rnd, total, rng) -> list[Match]:
+    from bianpai.engines.trf import dutch_pairings
+
+    first = fmt.first_colour if fmt.first_colour != "lot" else rng.choice(["white", "black"])
+    trf, back = state_to_trf(state, fmt, rnd, total, first)
+    pairs = dutch_pairings(trf)
+    ms = []
+    bye = None
+    for w, b in pairs:
+        if b == 0:
+            bye = back[w]
+        else:
+            ms.append(Match(round=rnd, table=len(ms) + 1, sides=(back[w], back[b])))
+    t = len(ms)
+    if bye is not None:
+        t += 1
+        ms.append(Match(round=rnd, table=t, sides=(bye, None), label=BYE_LABEL))
+    for e in sorted(fmt.requested_byes.get(rnd, [])):
         t += 1
         ms.append(Match(round=rnd, table=t, sides=(e, None), label=REQUESTED_BYE_LABEL))
     return ms

@@ -141,3 +141,38 @@ def test_next_round_appends_pairs():
     t2 = next_round(t, pairs)
     assert t2.player(4).rounds[-1] == TrfRound(None, "-", "U")
     assert t2.player(2).rounds[-1] == TrfRound(1, "w", " ")
+
+
+def test_individual_swiss_dutch_mode_event():
+    """IndividualSwiss(mode="dutch") pairs a whole chess event through the TRF bridge with
+    withdrawals, a late entry and a requested half-point bye; the invariants hold."""
+    import random
+
+    from bianpai.engines.core import MatchResult, StageEntrant, StageState
+    from bianpai.engines.swiss_individual import IndividualSwiss
+
+    from tests.test_boardswiss_individual import check_invariants
+
+    fmt = IndividualSwiss(mode="dutch", rounds=5, first_colour="white",
+                          requested_byes={3: [2]}, bye_points=Decimal(1),
+                          requested_bye_points=Decimal("0.5"))
+    ents = [StageEntrant(i, rating=Decimal(2400 - 10 * i)) for i in range(1, 12)]
+    ents[10] = StageEntrant(11, rating=Decimal(1500), join_round=2)
+    ents[9] = StageEntrant(10, rating=Decimal(1600), withdrawn_after=3)
+    state = StageState(entrants=ents)
+    rng = random.Random(2)
+    one, half, zero = Decimal(1), Decimal("0.5"), Decimal(0)
+    for r in range(1, 6):
+        ms = fmt.next_round(state, rng)
+        state.matches.extend(ms)
+        for m in ms:
+            if m.is_bye:
+                p = half if m.label == "请假" else one
+                state.results[m.key] = MatchResult(m, (p, zero), ("BYE", "BYE"))
+            else:
+                x = rng.choice([(one, zero, "W", "L"), (zero, one, "L", "W"),
+                                (half, half, "D", "D")])
+                state.results[m.key] = MatchResult(m, x[:2], x[2:])
+        who = {e for m in ms for e in m.entrants}
+        assert (11 in who) == (r >= 2) and (10 in who) == (r <= 3)
+    check_invariants(state, fmt)
