@@ -32,14 +32,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Callable
+from typing import Callable, Literal
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
 
 from bianpai.engines.standings import Criterion, register
 from bianpai.engines.rounding import to_decimal
 
-__all__ = ["Game", "c07_values", "records_from_rows", "PRESETS", "FIDE_CODES", "C07_NAMES"]
+__all__ = ["Game", "c07_values", "records_from_rows", "PRESETS", "FIDE_CODES", "C07_NAMES",
+           "TieBreakSettings"]
 
 PLAYED, PAB, REQUESTED, FWIN, FLOSS, FULL_BYE = (
     "played", "pairing_bye", "requested_bye", "forfeit_win", "forfeit_loss", "full_bye")
@@ -485,3 +487,34 @@ PRESETS: dict[str, dict] = {
         "chain": ["match_points", "BH-C1", "BH", "SB", "DE", "WIN", "BPG", "lots"],
         "note": "FIDE codes with the Art. 16 unplayed-round rules; edition in ctx"},
 }
+
+
+class TieBreakSettings(BaseModel):
+    """A 规程's ranking for a board-game Swiss: the chain and the readings it needs.
+
+    ``chain``: criterion names (first = main score); defaults to ``PRESETS[preset]``.
+    ``bye_opp_score``: what a bye adds to 对手分 (``lowest_scored`` 象棋竞赛规则 14.4, ``zero``
+    云比赛网, ``c07`` virtual opponent). ``edition``: FIDE C.07 text for the FIDE codes.
+    ``win_points``: points of a win (2 or 1). :meth:`ctx` gives the ``rank`` context.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: Literal["xiangqi_14_3_1", "xiangqi_14_3_2", "go", "chess_fide"] = "xiangqi_14_3_1"
+    chain: list[str] | None = None
+    bye_opp_score: Literal["lowest_scored", "zero", "c07"] = "lowest_scored"
+    edition: Literal["fide-2024", "fide-2026"] = "fide-2024"
+    win_points: Decimal = Decimal(2)
+    total_rounds: int | None = Field(None, ge=1)
+    clause: str | None = "象棋竞赛规则 14.3、14.4"
+    note: str | None = ("轮空计入对手分：有得分者中的最低分（14.4）；云比赛网惯例为0分，可改。"
+                        " / a bye adds the lowest score among scorers to 对手分 (14.4); 0 on yunbisai")
+
+    def resolved_chain(self) -> list[str]:
+        """The chain (``chain`` or the preset's)."""
+        return list(self.chain) if self.chain else list(PRESETS[self.preset]["chain"])
+
+    def ctx(self) -> dict:
+        """Context for :func:`bianpai.engines.standings.rank`."""
+        return {"bye_opp_score": self.bye_opp_score, "edition": self.edition,
+                "win_points": self.win_points, "total_rounds": self.total_rounds}

@@ -168,3 +168,12 @@ class TestChineseCriteria:
         st = rank([2, 5], rows, ["match_points", "backwards_by_round"], ctx={"win_points": 2})
         # 2: 0,2,2  5: 2,0,2 → round 3 equal, round 2: 2 > 0
         assert st.table["entrant"].tolist() == [2, 5]
+
+
+def test_tiebreak_settings_model():
+    from bianpai.engines.tiebreaks import TieBreakSettings
+    s = TieBreakSettings(preset="go", bye_opp_score="zero")
+    assert s.resolved_chain() == ["match_points", "opp_score", "progressive", "lots"]
+    rows = _event()
+    st = rank(range(1, 6), rows, s.resolved_chain(), seed=1, ctx=s.ctx())
+    assert st.table.set_index("entrant").loc[2, "opp_score"] == 7  # the bye adds 0
