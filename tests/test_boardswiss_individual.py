@@ -330,3 +330,18 @@ class TestCompleteness:
         assert colour_need(p, fmt)[:2] == ("B", False)  # balance
         p = PlayerInfo(number=1, score=ZERO, colours=["W", "B"])
         assert colour_need(p, fmt)[:2] == ("W", False)  # alternate
+
+
+def test_weight_range():
+    """The weights are Python ints beyond 64 bits: rustworkx must compare them exactly up to
+    the encoder's limit, and 1,000 entrants on 25 score levels stay under it."""
+    import rustworkx as rx
+
+    from bianpai.engines.swiss_individual import WEIGHT_BITS, _encoder
+    big = 2 ** (WEIGHT_BITS + 4)
+    g = rx.PyGraph()
+    g.add_nodes_from(range(4))
+    g.add_edges_from([(0, 1, big + 1), (2, 3, big), (0, 2, big + 1), (1, 3, big + 1)])
+    m = rx.max_weight_matching(g, max_cardinality=True, weight_fn=lambda w: w)
+    assert sorted(tuple(sorted(p)) for p in m) == [(0, 2), (1, 3)]
+    assert _encoder(1001, 1000, 25)((0,) * 6).bit_length() < WEIGHT_BITS
