@@ -147,6 +147,18 @@ class IndividualSwiss(BaseModel):
         """``rounds`` or :func:`default_rounds` of the stage's entrant count."""
         return self.rounds if self.rounds is not None else default_rounds(len(state.entrants))
 
+    def rounds_explained(self, state: StageState) -> tuple[str, str]:
+        """The rounds and why, Chinese and English, for the sheet (e.g. "7轮（30人：⌈log2 30⌉+2=7，
+        至少5轮）")."""
+        n = len(state.entrants)
+        r = self.total_rounds(state)
+        if self.rounds is not None:
+            return f"{r}轮（规程设定）", f"{r} rounds (set)"
+        raw = math.ceil(math.log2(n)) + 2 if n >= 2 else 0
+        return (f"{r}轮（{n}人：⌈log2 {n}⌉+2={raw}，至少5轮，不超过循环赛轮数；第1轮前可修改）",
+                f"{r} rounds ({n} entrants: ceil(log2 {n})+2={raw}, at least 5, at most a round "
+                f"robin; editable before round 1)")
+
     def finished(self, state: StageState) -> bool:
         """Every round drawn and every non-bye match has its result."""
         total = self.total_rounds(state) or 0

@@ -104,6 +104,8 @@ class TestRoundsAndRegistry:
         st_ = StageState(entrants=[StageEntrant(i) for i in range(1, 31)])
         assert IndividualSwiss().total_rounds(st_) == 7
         assert IndividualSwiss(rounds=9).total_rounds(st_) == 9
+        zh, en = IndividualSwiss().rounds_explained(st_)
+        assert zh.startswith("7轮") and "⌈log2 30⌉+2=7" in zh
 
     def test_registered_with_chinese_aliases(self):
         assert format_for("积分编排") is IndividualSwiss
