@@ -288,6 +288,16 @@ def _print_standings(data: dict) -> None:
         console.print(t)
 
 
+def _add_trf() -> None:
+    """``bianpai trf pair|standings``: the TRF-16 exchange with Swiss-Manager and pairing
+    engines (:mod:`bianpai.addin.trf_cli`)."""
+    from bianpai.addin.trf_cli import trf_app
+    app.add_typer(trf_app, name="trf", help="TRF-16 文件：下一轮编排与排名依据 / TRF pairing and tie-breaks")
+
+
+_add_trf()
+
+
 def main() -> None:
     app()
 

@@ -30,7 +30,8 @@ _EXPORTS: dict[str, str] = {
 }
 
 #: engines whose import registers criteria in ``standings.CRITERIA`` (beyond standings itself)
-_CRITERIA_MODULES = ("team_standings", "gouji", "elimination", "finish_order", "upgrade80")
+_CRITERIA_MODULES = ("team_standings", "gouji", "elimination", "finish_order", "upgrade80",
+                     "tiebreaks", "board_scoring")
 
 __all__ = [
     "BianpaiError", "InputError", "InputErrors", "RuleError", "q2", "to_decimal",

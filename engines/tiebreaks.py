@@ -1,0 +1,520 @@
+"""Tie-break criteria for individual board-game Swiss events (Chinese names and FIDE C.07 codes).
+
+Two layers:
+
+* :func:`c07_values`: a pure calculator over per-player game records (:class:`Game`), with the
+  C.07 rules for unplayed rounds (Art. 16): categories 16.2, adjusted scores of opponents
+  (16.3: category-5 rounds count as draws), the virtual (dummy) opponent for one's own unplayed
+  rounds (16.4: the player's own score; ``edition="fide-2026"`` caps it at the scheduled
+  opponent's adjusted score for forfeits, 16.4.1, or draw points × rounds otherwise, 16.4.2),
+  and VUR-first cuts (16.5: a cut removes the higher of the least significant value and the
+  lowest VUR contribution).
+* Registered :data:`bianpai.engines.standings.CRITERIA` items reading
+  :func:`bianpai.engines.core.entrant_rows` frames, so a 规程's chain is a list of names.
+
+Registered names (label): ``opp_score`` 对手分 (Buchholz; 围棋 SOS; the bye's contribution by
+``ctx["bye_opp_score"]``: ``lowest_scored`` 有得分者中的最低分 (象棋竞赛规则 14.4), ``zero``
+(云比赛网), or ``c07`` = the virtual opponent), ``opp_score_cut1`` 中间对手分, ``progressive``
+累进分, ``sonneborn_berger`` 小分, ``games_won`` 胜局数 (wins over the board + forfeit wins +
+byes: C.07 WIN), ``black_games`` 后走局数, ``black_wins`` 后胜局, ``direct_encounter`` 直胜,
+``fouls`` 犯规 (fewer first), ``sosos`` 对手对手分, ``backwards_by_round`` 逐轮倒序比较 (象棋
+14.3.1's last step), and the FIDE codes ``BH``, ``BH-C1``, ``BH-C2``, ``BH-M1``, ``BH-M2``,
+``SB``, ``SB-C1``, ``PS``, ``PS-C1``, ``ARO``, ``ARO-C1``, ``AOB``, ``FB``, ``DE``, ``WIN``,
+``WON``, ``BPG``, ``BWG`` (FIDE codes use the C.07 Art. 16 rules; ``ctx["edition"]``).
+
+Presets (:data:`PRESETS`): the chains as data with their clause.
+
+Sources: FIDE C.07 (1 Aug 2024; March 2026 Art. 16.4 caps); 象棋竞赛规则 14.3, 14.4 (research/
+pairing-anchors.md §3); 云比赛网 practice (积分 → 对手分 → 累进分, bye adds 0 to 对手分).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Callable, Literal
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
+
+from bianpai.engines.standings import Criterion, register
+from bianpai.engines.rounding import to_decimal
+
+__all__ = ["Game", "c07_values", "records_from_rows", "PRESETS", "FIDE_CODES", "C07_NAMES",
+           "TieBreakSettings"]
+
+PLAYED, PAB, REQUESTED, FWIN, FLOSS, FULL_BYE = (
+    "played", "pairing_bye", "requested_bye", "forfeit_win", "forfeit_loss", "full_bye")
+VUR_KINDS = (REQUESTED, FLOSS)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One round of one player. ``opponent``: None for a bye/absence. ``score``: own points
+    (Decimal). ``colour``: ``"W"``/``"B"``/None. ``kind``: played, pairing_bye (PAB),
+    requested_bye (half/zero-point bye, absence, rounds after a withdrawal), forfeit_win,
+    forfeit_loss, full_bye. ``opp_rating``: the opponent's rating (ARO)."""
+
+    round: int
+    opponent: int | None
+    score: Decimal
+    colour: str | None = None
+    kind: str = PLAYED
+    opp_rating: Decimal | None = None
+
+
+def _category(games: list[Game], i: int) -> int:
+    """C.07 16.2 category of unplayed round ``i`` (0 for a played game)."""
+    k = games[i].kind
+    if k == PLAYED:
+        return 0
+    if k in (PAB, FULL_BYE):
+        return 1
+    if k == FWIN:
+        return 2
+    if k == FLOSS:
+        return 4
+    later = games[i + 1:]
+    return 3 if any(g.kind not in VUR_KINDS for g in later) else 5
+
+
+@dataclass
+class _Item:
+    round: int
+    basis: Decimal   # the opponent's (adjusted) score: what the cut looks at
+    value: Decimal   # the contribution
+    vur: bool
+
+
+def c07_values(records: dict[int, list[Game]], total_rounds: int, codes: list[str], *,
+               edition: str = "fide-2024", win: Decimal = Decimal(1),
+               ratings: dict[int, Decimal] | None = None,
+               points: dict[int, Decimal] | None = None) -> dict[int, dict[str, Decimal]]:
+    """C.07 tie-break values of every player in ``records`` (player → games in round order).
+
+    ``codes``: C.07 codes (``BH``, ``BH-C1``, ``BH-C2``, ``BH-M1``, ``BH-M2``, ``SB``, ``SB-C1``,
+    ``PS``, ``PS-C1``, ``ARO``, ``ARO-C1``, ``AOB``, ``FB``, ``WIN``, ``WON``, ``BPG``, ``BWG``).
+    ``win``: points of a win (1, or 2 for 2/1/0: SB then weighs by score/win). Returns
+    Decimal values (ARO half-up to an integer; AOB exact). Raises ``KeyError`` for an unknown
+    code. ``points``: final scores when records are incomplete (context players). A cut that
+    would remove every contribution (e.g. BH-M2 with 3 opponents) falls back to the uncut sum.
+    Source: FIDE C.07 Arts. 7–9, 10.1, 14, 16."""
+    draw = win / 2
+    recs = {p: sorted(gs, key=lambda g: g.round) for p, gs in records.items()}
+    raw = {p: sum((g.score for g in gs), Decimal(0)) for p, gs in recs.items()}
+    for p, v in (points or {}).items():
+        raw[p] = Decimal(v)
+
+    def adjusted(p, gs=None, base=None):
+        gs = recs.get(p, []) if gs is None else gs
+        total = raw.get(p, Decimal(0)) if base is None else base
+        for i, g in enumerate(gs):
+            if _category(gs, i) == 5:
+                total += draw - g.score
+        return total
+
+    adj = {p: adjusted(p) for p in recs}
+    rec_adj = {p: adjusted(p, base=sum((g.score for g in gs), Decimal(0)))
+               for p, gs in recs.items()}
+
+    def items(p, scores: dict[int, Decimal], own_override: Decimal | None = None) -> list[_Item]:
+        gs = recs[p]
+        own = raw[p] if own_override is None else own_override
+        out = []
+        for i, g in enumerate(gs):
+            if g.kind == PLAYED and g.opponent is not None:
+                s = scores.get(g.opponent, Decimal(0))
+                out.append(_Item(g.round, s, s, False))
+            else:
+                v = own
+                if edition == "fide-2026":
+                    if g.kind in (FWIN, FLOSS) and g.opponent is not None:
+                        # the scheduled opponent's adjusted score over its recorded rounds
+                        v = min(v, rec_adj.get(g.opponent, Decimal(0)))
+                    else:
+                        v = min(v, draw * total_rounds)
+                out.append(_Item(g.round, v, v, _category(gs, i) in (3, 4, 5)))
+        return out
+
+    def sb_items(p) -> list[_Item]:
+        return [_Item(it.round, it.basis, it.basis * g.score / win, it.vur)
+                for it, g in zip(items(p, adj), recs[p])]
+
+    def cut(its: list[_Item], low: int, high: int = 0) -> Decimal:
+        its = list(its)
+        if low + high >= len(its):
+            low = high = 0
+        for _ in range(low):
+            if not its:
+                break
+            std = min(its, key=lambda x: (x.basis, x.value))
+            vurs = [x for x in its if x.vur]
+            pick = std
+            if vurs:
+                v = min(vurs, key=lambda x: x.value)
+                if v.value > std.value:
+                    pick = v
+            its.remove(pick)
+        for _ in range(high):
+            if not its:
+                break
+            its.remove(max(its, key=lambda x: (x.basis, x.value)))
+        return sum((x.value for x in its), Decimal(0))
+
+    bh_cache: dict[int, Decimal] = {}
+
+    def bh(p):
+        if p not in bh_cache:
+            bh_cache[p] = cut(items(p, adj), 0)
+        return bh_cache[p]
+
+    last = total_rounds
+    out: dict[int, dict[str, Decimal]] = {}
+    for p, gs in recs.items():
+        vals: dict[str, Decimal] = {}
+        for code in codes:
+            if code == "BH":
+                v = bh(p)
+            elif code.startswith("BH-C"):
+                v = cut(items(p, adj), int(code[4:]))
+            elif code.startswith("BH-M"):
+                n = int(code[4:])
+                v = cut(items(p, adj), n, n)
+            elif code == "SB":
+                v = cut(sb_items(p), 0)
+            elif code == "SB-C1":
+                v = cut(sb_items(p), 1)
+            elif code in ("PS", "PS-C1"):
+                run, tot = Decimal(0), Decimal(0)
+                for g in gs:
+                    run += g.score
+                    if code == "PS" or g.round > 1:
+                        tot += run
+                v = tot
+            elif code == "WIN":
+                v = Decimal(sum(1 for g in gs if g.score == win))
+            elif code == "WON":
+                v = Decimal(sum(1 for g in gs if g.kind == PLAYED and g.score == win))
+            elif code == "BPG":
+                v = Decimal(sum(1 for g in gs if g.kind == PLAYED and g.colour == "B"))
+            elif code == "BWG":
+                v = Decimal(sum(1 for g in gs if g.kind == PLAYED and g.colour == "B"
+                                and g.score == win))
+            elif code in ("ARO", "ARO-C1"):
+                rs = [g.opp_rating if g.opp_rating is not None else (ratings or {}).get(g.opponent)
+                      for g in gs if g.kind == PLAYED and g.opponent is not None]
+                rs = sorted(Decimal(r) for r in rs if r is not None)
+                if code == "ARO-C1" and rs:
+                    rs = rs[1:]
+                v = (sum(rs, Decimal(0)) / len(rs)).quantize(Decimal(1), ROUND_HALF_UP) \
+                    if rs else Decimal(0)
+            elif code == "AOB":
+                opps = [g.opponent for g in gs if g.kind == PLAYED and g.opponent in recs]
+                v = sum((bh(o) for o in opps), Decimal(0)) / len(opps) if opps else Decimal(0)
+            elif code == "FB":
+                def fore_raw(q):
+                    return raw[q] + sum((draw - g.score for g in recs[q]
+                                         if g.round == last and g.kind == PLAYED), Decimal(0))
+
+                fscores = {q: adjusted(q, base=fore_raw(q)) for q in recs}
+                v = cut(items(p, fscores, own_override=fore_raw(p)), 0)
+            else:
+                raise KeyError(code)
+            vals[code] = v
+        out[p] = vals
+    return out
+
+
+# ------------------------------------------------------------------------------ entrant rows
+
+_KIND_OF_OUTCOME = {"W": PLAYED, "D": PLAYED, "L": PLAYED, "FW": FWIN, "FL": FLOSS, "BYE": PAB}
+
+
+def records_from_rows(results: pd.DataFrame) -> dict[int, list[Game]]:
+    """Game records from an :func:`~bianpai.engines.core.entrant_rows` frame.
+
+    Reads ``round``, ``entrant``, ``opponent``, ``side`` (0 = 先手/white), ``match_points``,
+    ``outcome`` and, when present, ``unplayed`` (``"requested_bye"`` marks a 请假/absence bye
+    row, ``"full_bye"`` a full-point bye) and ``opp_rating``. VOID rows are left out."""
+    recs: dict[int, list[Game]] = {}
+    if results is None or len(results) == 0:
+        return recs
+    has_unpl = "unplayed" in results.columns
+    has_rt = "opp_rating" in results.columns
+    for rec in results.to_dict("records"):
+        if rec.get("outcome") == "VOID":
+            continue
+        e = int(rec["entrant"])
+        opp = rec.get("opponent")
+        opp = None if opp is None or pd.isna(opp) else int(opp)
+        kind = _KIND_OF_OUTCOME.get(rec.get("outcome"), PLAYED)
+        if has_unpl and isinstance(rec.get("unplayed"), str) and rec["unplayed"]:
+            kind = rec["unplayed"]
+        if opp is None and kind == PLAYED:
+            kind = PAB
+        colour = None
+        if kind == PLAYED:
+            colour = "W" if int(rec.get("side", 0)) == 0 else "B"
+        rt = rec.get("opp_rating") if has_rt else None
+        rt = None if rt is None or pd.isna(rt) else to_decimal(rt)
+        recs.setdefault(e, []).append(Game(int(rec["round"]), opp,
+                                           to_decimal(rec["match_points"]), colour, kind, rt))
+    return recs
+
+
+def _win_points(ctx) -> Decimal:
+    return to_decimal(ctx.get("win_points", 2))
+
+
+def _cached(results: pd.DataFrame, ctx: dict) -> dict[int, list[Game]]:
+    key = ("_tb_records", id(results))
+    if ctx.get("_tb_key") != key:
+        ctx["_tb_key"] = key
+        ctx["_tb_records"] = records_from_rows(results)
+    return ctx["_tb_records"]
+
+
+def _total_rounds(recs, ctx) -> int:
+    return int(ctx.get("total_rounds") or max((g.round for gs in recs.values() for g in gs),
+                                              default=0))
+
+
+def _fide(code: str) -> Callable:
+    def compute(members, results, ctx):
+        recs = _cached(results, ctx)
+        vals = c07_values(recs, _total_rounds(recs, ctx), [code],
+                          edition=ctx.get("edition", "fide-2024"), win=_win_points(ctx),
+                          ratings=ctx.get("ratings"))
+        return {e: vals.get(e, {}).get(code, Decimal(0)) for e in members}
+    return compute
+
+
+# ------------------------------------------------------------------------------ Chinese criteria
+
+def _scores(recs) -> dict[int, Decimal]:
+    return {p: sum((g.score for g in gs), Decimal(0)) for p, gs in recs.items()}
+
+
+def _bye_value(recs, scores, p, ctx) -> Decimal:
+    """What an unplayed round adds to 对手分 (象棋竞赛规则 14.4: the lowest score among players
+    who have scored; 云比赛网: 0; ``c07``: the player's own score)."""
+    how = ctx.get("bye_opp_score", "lowest_scored")
+    if how == "zero":
+        return Decimal(0)
+    if how == "c07":
+        return scores.get(p, Decimal(0))
+    positive = [s for s in scores.values() if s > 0]
+    return min(positive) if positive else Decimal(0)
+
+
+def opp_contributions(recs, p, ctx) -> list[Decimal]:
+    """对手分 contributions of ``p``, one per round (played: the opponent's score; forfeits and
+    byes: the bye rule of ``ctx["bye_opp_score"]``)."""
+    scores = _scores(recs)
+    out = []
+    for g in recs.get(p, []):
+        if g.kind == PLAYED and g.opponent is not None:
+            out.append(scores.get(g.opponent, Decimal(0)))
+        elif g.kind in (FWIN, FLOSS) and g.opponent is not None and \
+                ctx.get("forfeit_opp_counts", True):
+            out.append(scores.get(g.opponent, Decimal(0)))
+        else:
+            out.append(_bye_value(recs, scores, p, ctx))
+    return out
+
+
+def _opp_score(cut: int = 0) -> Callable:
+    def compute(members, results, ctx):
+        recs = _cached(results, ctx)
+        out = {}
+        for e in members:
+            cs = sorted(opp_contributions(recs, e, ctx))
+            out[e] = sum(cs[cut:], Decimal(0))
+        return out
+    return compute
+
+
+def _sosos(members, results, ctx):
+    recs = _cached(results, ctx)
+    bh = {p: sum(opp_contributions(recs, p, ctx), Decimal(0)) for p in recs}
+    return {e: sum((bh.get(g.opponent, Decimal(0)) for g in recs.get(e, [])
+                    if g.opponent is not None and g.kind == PLAYED), Decimal(0))
+            for e in members}
+
+
+def _progressive(members, results, ctx):
+    recs = _cached(results, ctx)
+    out = {}
+    for e in members:
+        run = tot = Decimal(0)
+        for g in recs.get(e, []):
+            run += g.score
+            tot += run
+        out[e] = tot
+    return out
+
+
+def _small_points(members, results, ctx):
+    """小分: Σ (beaten opponents' scores) + ½ Σ (drawn opponents' scores) (象棋 14.1)."""
+    recs = _cached(results, ctx)
+    scores = _scores(recs)
+    win = _win_points(ctx)
+    return {e: sum((scores.get(g.opponent, Decimal(0)) * g.score / win
+                    for g in recs.get(e, []) if g.kind == PLAYED and g.opponent is not None),
+                   Decimal(0)) for e in members}
+
+
+def _count(pred) -> Callable:
+    def compute(members, results, ctx):
+        recs = _cached(results, ctx)
+        win = _win_points(ctx)
+        return {e: Decimal(sum(1 for g in recs.get(e, []) if pred(g, win))) for e in members}
+    return compute
+
+
+def _fouls(members, results, ctx):
+    col = "fouls"
+    out = {e: Decimal(0) for e in members}
+    if col in results.columns:
+        for e, v in zip(results["entrant"], results[col]):
+            if int(e) in out and not pd.isna(v):
+                out[int(e)] += to_decimal(v)
+    extra = ctx.get("fouls") or {}
+    for e in members:
+        out[e] += to_decimal(extra.get(e, 0))
+    return out
+
+
+def _backwards(members, results, ctx):
+    """象棋 14.3.1 last step: compare the last round's points, then the one before, …; encoded
+    as one number Σ points_r × B^r (B larger than any round's points) so higher = better."""
+    recs = _cached(results, ctx)
+    win = _win_points(ctx)
+    base = win * 2 + 1
+    out = {}
+    for e in members:
+        v = Decimal(0)
+        for g in recs.get(e, []):
+            v += g.score * base ** g.round
+        out[e] = v
+    return out
+
+
+def _direct(members, results, ctx):
+    """Direct encounter (FIDE C.07 §6; 直胜) among the tied ``members``: points scored in the
+    games played among them (Swiss: forfeits excluded, §6.1). When every pair has met, those
+    points; otherwise (§6.3) only a player alone at the top in every completion of the missing
+    games is separated (value 1, the others 0); else ``None`` (not decisive)."""
+    recs = _cached(results, ctx)
+    win = _win_points(ctx)
+    mset = set(members)
+    mini = {e: Decimal(0) for e in members}
+    met: set[frozenset] = set()
+    for e in members:
+        for g in recs.get(e, []):
+            if g.kind == PLAYED and g.opponent in mset and g.opponent != e:
+                mini[e] += g.score
+                met.add(frozenset((e, g.opponent)))
+    pairs = [frozenset((a, b)) for i, a in enumerate(members) for b in members[i + 1:]]
+    missing = [p for p in pairs if p not in met]
+    if not missing:
+        return mini
+    best = max(members, key=lambda e: mini[e])
+    for e in members:
+        if e == best:
+            continue
+        top = mini[e] + win * sum(1 for p in missing if e in p)
+        if top >= mini[best]:
+            return {x: None for x in members}
+    return {x: Decimal(1 if x == best else 0) for x in members}
+
+
+def _is_win(g, win):
+    return g.score == win
+
+
+_CN = [
+    Criterion("opp_score", "对手分", "opponents' score (Buchholz/SOS)", _opp_score(0)),
+    Criterion("opp_score_cut1", "中间对手分", "Buchholz cut 1", _opp_score(1)),
+    Criterion("sosos", "对手对手分", "SOSOS", _sosos),
+    Criterion("progressive", "累进分", "progressive score", _progressive),
+    Criterion("sonneborn_berger", "小分", "Sonneborn-Berger", _small_points),
+    Criterion("games_won", "胜局数", "wins", _count(_is_win), places=None),
+    Criterion("black_games", "后走局数", "games as second player (black)",
+              _count(lambda g, w: g.kind == PLAYED and g.colour == "B"), places=None),
+    Criterion("black_wins", "后胜局", "wins as second player (black)",
+              _count(lambda g, w: g.kind == PLAYED and g.colour == "B" and g.score == w),
+              places=None),
+    Criterion("direct_encounter", "直胜", "direct encounter", lambda m, r, c: _direct(m, r, c),
+              group_dependent=True, places=1),
+    Criterion("fouls", "犯规", "fouls (fewer first)", _fouls, descending=False, places=None),
+    Criterion("backwards_by_round", "逐轮倒序比较", "results from the last round backwards",
+              _backwards, places=None, fmt=lambda v: "—"),
+]
+
+C07_NAMES = {"BH": "对手分(BH)", "BH-C1": "中间对手分(BH-C1)", "BH-C2": "BH-C2",
+             "BH-M1": "BH-M1", "BH-M2": "BH-M2", "SB": "小分(SB)", "SB-C1": "SB-C1",
+             "PS": "累进分(PS)", "PS-C1": "PS-C1", "ARO": "对手平均等级分(ARO)",
+             "ARO-C1": "ARO-C1", "AOB": "AOB", "FB": "FB", "WIN": "胜局(WIN)",
+             "WON": "实胜局(WON)", "BPG": "执黑局数(BPG)", "BWG": "执黑胜局(BWG)"}
+FIDE_CODES = tuple(C07_NAMES) + ("DE",)
+
+for _c in _CN:
+    register(_c)
+for _code, _zh in C07_NAMES.items():
+    register(Criterion(_code, _zh, _code, _fide(_code),
+                       places=0 if _code.startswith("ARO") else 2,
+                       fmt=None))
+register(Criterion("DE", "直胜(DE)", "DE", _direct, group_dependent=True, places=1))
+
+#: 规程 chains as data (name → clause, chain). The first item is the main score.
+PRESETS: dict[str, dict] = {
+    "xiangqi_14_3_1": {
+        "clause": "象棋竞赛规则 14.3.1",
+        "chain": ["match_points", "opp_score", "games_won", "fouls", "black_games",
+                  "backwards_by_round", "lots"],
+        "note": "积分 → 对手分 → 胜局 → 犯规 → 后走局数 → 逐轮倒序比较；轮空计入对手分为有得分者中最低分（14.4）"},
+    "xiangqi_14_3_2": {
+        "clause": "象棋竞赛规则 14.3.2",
+        "chain": ["match_points", "progressive", "games_won", "fouls", "black_games", "lots"],
+        "note": "积分 → 累进分 → 胜局 → 犯规 → 后走局数（去掉首轮比较未实现，以抽签代替）"},
+    "go": {
+        "clause": "云比赛网/中国围棋竞赛规则惯例",
+        "chain": ["match_points", "opp_score", "progressive", "lots"],
+        "note": "积分 → 对手分 → 累进分；轮空不计对手分（bye_opp_score=zero）"},
+    "chess_fide": {
+        "clause": "FIDE C.07 (2024) §4 individual Swiss recommendation",
+        "chain": ["match_points", "BH-C1", "BH", "SB", "DE", "WIN", "BPG", "lots"],
+        "note": "FIDE codes with the Art. 16 unplayed-round rules; edition in ctx"},
+}
+
+
+class TieBreakSettings(BaseModel):
+    """A 规程's ranking for a board-game Swiss: the chain and the readings it needs.
+
+    ``chain``: criterion names (first = main score); defaults to ``PRESETS[preset]``.
+    ``bye_opp_score``: what a bye adds to 对手分 (``lowest_scored`` 象棋竞赛规则 14.4, ``zero``
+    云比赛网, ``c07`` virtual opponent). ``edition``: FIDE C.07 text for the FIDE codes.
+    ``win_points``: points of a win (2 or 1). :meth:`ctx` gives the ``rank`` context.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: Literal["xiangqi_14_3_1", "xiangqi_14_3_2", "go", "chess_fide"] = "xiangqi_14_3_1"
+    chain: list[str] | None = None
+    bye_opp_score: Literal["lowest_scored", "zero", "c07"] = "lowest_scored"
+    edition: Literal["fide-2024", "fide-2026"] = "fide-2024"
+    win_points: Decimal = Decimal(2)
+    total_rounds: int | None = Field(None, ge=1)
+    clause: str | None = "象棋竞赛规则 14.3、14.4"
+    note: str | None = ("轮空计入对手分：有得分者中的最低分（14.4）；云比赛网惯例为0分，可改。"
+                        " / a bye adds the lowest score among scorers to 对手分 (14.4); 0 on yunbisai")
+
+    def resolved_chain(self) -> list[str]:
+        """The chain (``chain`` or the preset's)."""
+        return list(self.chain) if self.chain else list(PRESETS[self.preset]["chain"])
+
+    def ctx(self) -> dict:
+        """Context for :func:`bianpai.engines.standings.rank`."""
+        return {"bye_opp_score": self.bye_opp_score, "edition": self.edition,
+                "win_points": self.win_points, "total_rounds": self.total_rounds}
