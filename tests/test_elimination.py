@@ -591,3 +591,16 @@ class TestEndToEnd:
         assert max(s2.results[final.key].values["frames_won"]) == 41
         pl2 = se.placings(s2)
         assert pl2["place"].tolist()[:8] == [1, 2, 3, 4, 5, 5, 5, 5]
+
+
+def test_sizes_2_to_1024():
+    """Any size 2–1024; larger fields are refused (RuleError, Chinese + English)."""
+    fmt = SingleElimination(seeding="drawn")
+    assert len(fmt.next_round(StageState(seeded(2), seed=1), None)) == 1
+    r1 = fmt.next_round(StageState(seeded(1024), seed=1), None)
+    assert len(r1) == 512 and fmt.total_rounds(StageState(seeded(1024))) == 10
+    with pytest.raises(RuleError) as ei:
+        fmt.next_round(StageState(seeded(1025), seed=1), None)
+    assert "1024" in ei.value.zh and "1024" in ei.value.en
+    with pytest.raises(RuleError):
+        fmt.next_round(StageState(seeded(1), seed=1), None)
