@@ -141,6 +141,8 @@ class CoreEvent:
     #: the people roster (one row per person) when the regulation's roster layout is "people";
     #: ``roster`` then holds one row per entrant built from it (index: first person's row)
     people: pd.DataFrame | None = None
+    #: columns of the widest pool in 交叉表 (set by rank)
+    crosstable_width: int = 0
     #: column key → letter of the 逐局成绩 sheet (for scoring errors' cells)
     game_cols: dict[str, str] = field(default_factory=dict)
     errors: list[InputError] = field(default_factory=list)

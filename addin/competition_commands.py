@@ -494,6 +494,57 @@ def _cell(v):
     return v
 
 
+CROSSTABLE_FORMATS = ("round_robin", "fixture_list")
+
+
+def _crosstable(ev: CoreEvent) -> list[list]:
+    """Rows of 交叉表 for every entered round-robin-like stage (see
+    :func:`bianpai.workbooks.core_layouts.crosstable_layout`)."""
+    out = []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if s.format.kind not in CROSSTABLE_FORMATS or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s)
+            for p in st.pools():
+                order = sorted(st.pool_entrants(p), key=lambda e: (e.seed or 0, e.number))
+                pos = {e.number: i for i, e in enumerate(order, start=1)}
+                tab = st.standings[p].set_index("entrant")
+                cells: dict[tuple[int, int], list[str]] = {}
+                byes: dict[int, list[str]] = {}
+                for r in st.results.values():
+                    m = r.match
+                    if m.pool != p:
+                        continue
+                    if m.is_bye:
+                        for e in m.entrants:
+                            byes.setdefault(e, []).append(f"R{m.round}")
+                        continue
+                    a, b = m.sides[0], m.sides[1]
+                    for i, (x, y) in enumerate(((a, b), (b, a))):
+                        j = 1 - i
+                        txt = f"{_num(r.points[i])}:{_num(r.points[j])}"
+                        if "VOID" in r.outcome:
+                            txt = "无效" if ev.lang == "zh" else "void"
+                        elif r.outcome[i] in ("FW", "FL"):
+                            txt += "（弃权）" if ev.lang == "zh" else " (forfeit)"
+                        cells.setdefault((x, y), []).append(txt)
+                width = len(order)
+                for e in order:
+                    row = [ev.gname(g), ev.sname(s), p, pos[e.number], e.number,
+                           ev.name_of(g, e.number)]
+                    row += ["×" if o.number == e.number else "、".join(cells.get((e.number, o.number), []))
+                            or None for o in order]
+                    row += [None] * (ev.crosstable_width - width)
+                    mp = tab.loc[e.number, "match_points"] if "match_points" in tab.columns else None
+                    row += ["、".join(byes.get(e.number, [])) or None, _cell(mp),
+                            int(tab.loc[e.number, "rank"])]
+                    out.append(row)
+    return out
+
+
 def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
     """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
     named stages, in order; places shared inside a part stay shared). Columns ``place``,
@@ -556,6 +607,14 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                 {"place": r[1], "number": r[2], "name": r[3], "source": r[5]}
                 for r in final_rows if r[0] == ev.gname(g)]
     c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
+    sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
+             for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
+             if s.format.kind in CROSSTABLE_FORMATS and ev.entered(g, s)
+             for p in ev.state(g, s, with_standings=False).pools()]
+    if sizes:
+        ev.crosstable_width = max(sizes)
+        c.write_generated(port, K.crosstable_layout(ev.crosstable_width), _crosstable(ev), ev.lang,
+                          break_on=(0, 1, 2))
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     if final_rows:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))

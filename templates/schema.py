@@ -49,6 +49,8 @@ class SwissFormat(Strict):
     same_unit_first: bool = True
     bye_vp: Decimal = Decimal("12")
     rematch: Literal["not_within_stage", "never"] = "not_within_stage"
+    # at most one bye per team: within this stage (DESIGN, CBA practice) or over the whole event
+    bye_limit: Literal["per_stage", "per_event"] = "per_stage"
     numbers: Literal["lot", "previous_stage_rank"] = "lot"
     clause: str | None = None
     note: str | None = None

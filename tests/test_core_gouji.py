@@ -296,3 +296,22 @@ def test_every_preset_runs_new_check_and_draw_without_a_traceback(tmp_path):
             res = run(cmd, wb)
             assert res.exit_code in (0, 2), (name, cmd, res.output)
             assert res.exception is None or isinstance(res.exception, SystemExit), (name, cmd)
+
+
+def test_crosstable_of_every_round_robin_stage(demo):
+    """交叉表 (issue 8 §1: generated from the format): each pool's entrants against each other,
+    × on the diagonal, the pool's rank; the nine-team stage's full list fills every cell."""
+    path, _ = demo
+    ct = rows(path, "交叉表")
+    head = ct[0]
+    assert head[:6] == ("组别", "阶段", "小组", "序号", "队号", "队名")
+    pool_a = [r for r in ct[1:] if r[1] == "分组赛" and r[2] == "A"]
+    assert len(pool_a) == 6 and [r[3] for r in pool_a] == [1, 2, 3, 4, 5, 6]
+    assert all(r[5 + r[3]] == "×" for r in pool_a)
+    # A1 met A2 and A6 only (the listed cycle)
+    a1 = pool_a[0]
+    assert a1[7] and a1[11] and not any(a1[8:11])
+    nine = [r for r in ct[1:] if r[1] == "四强循环赛"]
+    assert len(nine) == 9 and "轮空" in head
+    assert all(all(r[5 + k] for k in range(1, 10)) for r in nine)
+    assert sorted(r[head.index("名次")] for r in nine) == list(range(1, 10))
