@@ -153,3 +153,26 @@ def test_a_changed_setting_is_logged_old_to_new(tmp_path):
     assert "规程修改" in log[-1][4] and "rounds_disqualify：2 → 3" in log[-1][4]
     assert run("check", wb).exit_code == 0  # logged once, not again
     assert "规程修改" not in sheet_rows(wb, "日志")[-1][4]
+
+
+def test_two_board_counts_that_disagree_are_refused_with_the_cell(tmp_path):
+    """Case boards-per-round-ignored (issue 12, one setting per fact): 每轮牌数 10 with a second
+    board count 8 left in the scoring used to score on the 8-board VP scale; now the two are
+    refused together, naming the 规程 cell, and nothing is written."""
+    import hashlib
+    import shutil
+    from pathlib import Path
+    wb = tmp_path / "b.xlsx"
+    shutil.copy(Path(__file__).parent / "data" / "cases" / "boards-per-round-ignored.xlsx", wb)
+    before = hashlib.sha256(wb.read_bytes()).hexdigest()
+    res = run("check", wb)
+    assert res.exit_code == 2
+    assert "规程!C" in res.output and "每轮牌数" in res.output
+    assert hashlib.sha256(wb.read_bytes()).hexdigest() == before
+
+
+def test_bridge_presets_have_one_board_count():
+    """The VP scale follows 每轮牌数: the presets no longer carry a second count."""
+    for name in ("fujian-elder-bridge-teams", "otog-bridge-teams"):
+        for st in load_preset(name).groups[0].stages:
+            assert getattr(st.scoring, "boards", None) is None
