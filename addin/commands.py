@@ -396,6 +396,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     rng = random.Random(seed)
     groups: dict[str, GroupEntries] = {}
     draw_rows, sched_rows = [], []
+    edits: list[str] = []
     lots_drawn = False
     for g in ev.reg.groups:
         sub = ev.roster[ev.roster["group_id"] == g.id]
@@ -439,6 +440,14 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
         stage = g.stages[0]
         sched = round_robin_schedule(len(ge.entries), cycles=stage.format.cycles,
                                      max_rounds=stage.format.max_rounds)
+        if g.id in existing and not redraw:  # the drawn 对阵 is the record (hand edits kept)
+            sched_errs: list[InputError] = []
+            sched = group_schedule(port, ev, ge, sched_errs)
+            if sched_errs:
+                raise InputErrors(sched_errs)
+            note = edited_note(sched, g.name_zh)
+            if note:
+                edits.append(note)
         b = stage.format.boards_per_round
         for m in sched.itertuples():
             boards = f"{(m.round - 1) * b + 1}-{m.round * b}" if not pd.isna(m.away) else ""
@@ -465,12 +474,83 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
         kept = sorted({str(ge.seed) for ge in groups.values() if ge.seed})
         result.summary_zh += f"；序号沿用原抽签（随机种子 {', '.join(kept) or '无'}），未重新抽签"
         result.summary_en += "; numbers kept from the earlier draw"
+    if edits:
+        result.summary_zh += "；" + "；".join(edits)
+        result.summary_en += "; hand-edited pairings kept"
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}（" + \
             "；".join(f"{e.where} {e.zh}" for e in warnings) + "）"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
     return finish(port, result, {"seed": seed, "redraw": redraw or None,
                                  "accept_warnings": accept_warnings}, lang)
+
+
+def group_schedule(port: WorkbookPort, ev: Event, ge: GroupEntries,
+                   errors: list[InputError] | None = None) -> pd.DataFrame:
+    """The group's round-robin schedule as it stands in 对阵 (the record: an arbiter's hand
+    edit — two opponents swapped — is honoured, as in the team and core events), or the
+    Berger table when 对阵 has no row of the group yet. Columns as
+    :func:`bianpai.engines.round_robin.round_robin_schedule` plus ``edited`` (bool: differs
+    from the Berger table). Problems (a number not drawn, a pair twice in a round, rounds
+    missing) go to ``errors`` with their 对阵 cells; the Berger table is returned then."""
+    g = ge.group
+    fmt = g.stages[0].format
+    berger = round_robin_schedule(len(ge.entries), cycles=fmt.cycles)
+    berger["edited"] = False
+    name = find_sheet(port, L.SCHEDULE)
+    if name is None:
+        return berger
+    errs: list[InputError] = []
+    df = read_table(port, L.SCHEDULE, errors=errs)
+    sub = df[[str(x) in (g.name_zh, g.name_en, g.id) for x in df["group"]]]
+    if sub.empty:
+        return berger
+    numbers = set(int(n) for n in ge.entries["number"])
+    seen: dict[tuple, int] = {}
+    rows = []
+    for row, rec in records(sub):
+        for k in ("ns", "ew"):
+            v = rec[k]
+            if v is not None and int(v) not in numbers:
+                errs.append(InputError(f"对阵表序号 {v} 不在{g.name_zh}的抽签中",
+                                       f"number {v} is not in the draw of {g.name_en or g.id}",
+                                       sheet=name, cell=cell_of(sub, row, k)))
+            elif v is not None:
+                key = (rec["round"], int(v))
+                if key in seen:
+                    errs.append(InputError(
+                        f"第{rec['round']}轮 {v}号 出现两次（另见第{seen[key]}行）：每轮每对只能出场一次",
+                        f"pair {v} appears twice in round {rec['round']} (see row {seen[key]})",
+                        sheet=name, cell=cell_of(sub, row, k)))
+                seen[key] = row
+        rows.append({"round": rec["round"], "table": rec["table"], "home": rec["ns"],
+                     "away": rec["ew"]})
+    sched = pd.DataFrame(rows, columns=["round", "table", "home", "away"])
+    if set(sched["round"]) != set(berger["round"]):
+        errs.append(InputError(f"对阵表中{g.name_zh}的轮次与循环赛轮次（1–{int(berger['round'].max())}）不符",
+                               f"the rounds of {g.name_en or g.id} in Pairings differ from the "
+                               f"round robin's", sheet=name))
+    if errs:
+        if errors is not None:
+            errors.extend(errs)
+        return berger
+    sched["away"] = sched["away"].astype("Int64")
+    key = lambda d: {(int(r), frozenset(x for x in (h, a) if not pd.isna(x)))  # noqa: E731
+                     for r, h, a in zip(d["round"], d["home"], d["away"])}
+    mine = key(sched)
+    sched["edited"] = [(int(r), frozenset(x for x in (h, a) if not pd.isna(x))) not in key(berger)
+                       for r, h, a in zip(sched["round"], sched["home"], sched["away"])]
+    del mine
+    return sched.sort_values(["round", "table"]).reset_index(drop=True)
+
+
+def edited_note(sched: pd.DataFrame, gname: str) -> str:
+    """"对阵已手工调整：…" naming the rounds and tables that differ from the Berger table."""
+    ed = sched[sched["edited"]] if "edited" in sched.columns else sched.iloc[0:0]
+    if ed.empty:
+        return ""
+    where = "、".join(f"第{int(r)}轮第{int(t)}桌" for r, t in zip(ed["round"], ed["table"]))
+    return f"{gname}对阵已手工调整（与伯格表不同）：{where}"
 
 
 def _append_board_rows(port, ev: Event, groups: dict[str, GroupEntries], lang: str) -> int:
@@ -492,7 +572,7 @@ def _append_board_rows(port, ev: Event, groups: dict[str, GroupEntries], lang: s
         g = ge.group
         gname = g.name_zh if lang == "zh" else (g.name_en or g.name_zh)
         stage = g.stages[0]
-        sched = round_robin_schedule(len(ge.entries), cycles=stage.format.cycles)
+        sched = group_schedule(port, ev, ge)
         b = stage.format.boards_per_round
         for m in sched.dropna(subset=["away"]).itertuples():
             for board in range((m.round - 1) * b + 1, m.round * b + 1):
@@ -547,7 +627,7 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
     for gid, ge in groups.items():
         g = ge.group
         stage = g.stages[0]
-        sched = round_robin_schedule(len(ge.entries), cycles=stage.format.cycles)
+        sched = group_schedule(port, ev, ge, errs)
         n_rounds = int(sched["round"].max())
         if upto_round is not None and not 1 <= upto_round <= n_rounds:
             errs.append(InputError(f"--round 应为 1–{n_rounds}（{g.name_zh}共 {n_rounds} 轮），实际为 {upto_round}",

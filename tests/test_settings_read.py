@@ -163,7 +163,7 @@ def test_two_board_counts_that_disagree_are_refused_with_the_cell(tmp_path):
     import shutil
     from pathlib import Path
     wb = tmp_path / "b.xlsx"
-    shutil.copy(Path(__file__).parent / "data" / "cases" / "boards-per-round-ignored.xlsx", wb)
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "boards-per-round-ignored.xlsx", wb)
     before = hashlib.sha256(wb.read_bytes()).hexdigest()
     res = run("check", wb)
     assert res.exit_code == 2
@@ -176,3 +176,29 @@ def test_bridge_presets_have_one_board_count():
     for name in ("fujian-elder-bridge-teams", "otog-bridge-teams"):
         for st in load_preset(name).groups[0].stages:
             assert getattr(st.scoring, "boards", None) is None
+
+
+def test_a_hand_swap_in_pairs_pairings_is_honoured(tmp_path):
+    """Case manual-swap-guandan (issue 12): the arbiter swaps two opponents of round 1 in 对阵 and
+    in 成绩. rank scores the edited pairings (no refusal), and draw keeps them, says so, and adds
+    no duplicate 成绩 rows."""
+    import shutil
+    from pathlib import Path
+    wb = tmp_path / "m.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "manual-swap-guandan.xlsx", wb)
+    res = run("rank", wb, "--seed", 1, "--json")
+    assert res.exit_code == 0, res.output
+    n_before = len(sheet_rows(wb, "成绩"))
+    res = run("draw", wb)
+    assert res.exit_code == 0, res.output
+    assert "手工调整" in sheet_rows(wb, "日志")[-1][4]
+    r1 = [(r[3], r[5]) for r in sheet_rows(wb, "对阵")[1:] if r[1] == 1]
+    assert (1, 5) in r1 and (2, 6) in r1
+    assert len(sheet_rows(wb, "成绩")) == n_before
+    # a pair twice in a round is refused with its 对阵 cell
+    book = openpyxl.load_workbook(wb)
+    ws = book["对阵"]
+    ws.cell(3, 6).value = ws.cell(2, 6).value
+    book.save(wb)
+    res = run("rank", wb)
+    assert res.exit_code == 2 and "对阵!F3" in res.output
