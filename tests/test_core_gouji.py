@@ -150,7 +150,7 @@ def _type_games(path: Path, table_rows: list[int], finishes: list[list[str]]) ->
     wb.save(path)
 
 
-HOME_WINS = ["头科", "四科", "二科", "小落", "三科", "大落"]   # home 4+2+0 = 6, away −6
+HOME_WINS = ["头科", "四科", "二科", "小落", "三科", "大落"]   # home 头科+二科+三科: 串三户 8 : −8
 AWAY_WINS = ["四科", "头科", "小落", "二科", "大落", "三科"]
 
 
@@ -315,3 +315,67 @@ def test_crosstable_of_every_round_robin_stage(demo):
     assert len(nine) == 9 and "轮空" in head
     assert all(all(r[5 + k] for k in range(1, 10)) for r in nine)
     assert sorted(r[head.index("名次")] for r in nine) == list(range(1, 10))
+
+
+def test_penalty_of_two_game_points_can_turn_the_match(event):
+    """九 第三条4、第四条: each repeat offence “扣除当场比赛成绩（局分）两分” — typed in 罚分, it comes off
+    the team's 局分 of that match; three 串三户 games (24 : −24) stay a win, the deduction shows
+    in 净胜分: (24 − 4) − (−24) = 44."""
+    _finish_round(event, 1)
+    sched = rows(event, "对阵")[1:]
+    m = sched[0]
+    wb = openpyxl.load_workbook(event)
+    ws = wb["罚分"]
+    ws.append([m[0], m[1], m[2], m[3], m[4], m[6], 2, "坐错座位再犯", None])
+    ws.append([m[0], m[1], m[2], m[3], m[4], m[6], 2, "错牌再犯", None])
+    wb.save(event)
+    res = run("rank", event)
+    assert res.exit_code == 0, res.output
+    st = {r[4]: r for r in rows(event, "排名")[1:] if r[1] == "分组赛"}
+    head = rows(event, "排名")[0]
+    net = head.index("净胜分")
+    assert st[m[6]][net] == (24 - 4) - (-24)
+    assert st[m[8]][net] == -24 - 20
+
+
+def test_misconduct_is_a_loss_with_eight_to_the_opponent(event):
+    """十（六）（七）: 立即判负，对手得8分 — default reading: the offender loses, the opponent's
+    局分 for the match are 8, the offender's 0 (a setting; see the 规程 sheet note)."""
+    sched = rows(event, "对阵")[1:]
+    m = sched[0]
+    wb = openpyxl.load_workbook(event)
+    ws = wb["成绩"]
+    for i in range(2, ws.max_row + 1):
+        if ws.cell(i, 4).value == 1 and ws.cell(i, 6).value == m[6]:
+            ws.cell(i, 8, "主队判负")
+    wb.save(event)
+    _finish_round(event, 1)
+    res = run("rank", event)
+    assert res.exit_code == 0, res.output
+    sched = rows(event, "对阵")[1:]
+    assert sched[0][10] == "0:2"
+    st = {r[4]: r for r in rows(event, "排名")[1:] if r[1] == "分组赛"}
+    head = rows(event, "排名")[0]
+    assert st[m[8]][head.index("净胜分")] == 8 and st[m[6]][head.index("净胜分")] == -8
+
+
+def test_a_player_over_55_is_named_at_check(tmp_path):
+    """四: 性别不限、年龄不超过55周岁 — a player born 1959-09-19 is 56 on 2015-09-20: error at the
+    队员 cell; the draw is refused."""
+    import datetime as dt
+    path = tmp_path / "e.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    wb = openpyxl.load_workbook(path)
+    wb["报名"].append(["各地市代表队", None, "青岛队", "青岛", "甲", "乙", "丙"])
+    wb["报名"].append(["各地市代表队", None, "烟台队", "烟台", "丁", "戊", "己"])
+    for i, (team, name) in enumerate([("青岛队", "甲"), ("青岛队", "乙"), ("青岛队", "丙"),
+                                      ("烟台队", "丁"), ("烟台队", "戊"), ("烟台队", "己")]):
+        born = dt.date(1959, 9, 19) if name == "乙" else dt.date(1980, 1, 1)
+        wb["队员"].append([team, name, "男", born, None, None])
+    wb.save(path)
+    assert run("check", path).exit_code == 1  # findings written, check reports them
+    found = rows(path, "校验")[1:]
+    assert any(r[0] == "错误" and r[1] == "队员!D3" and "55" in r[2] for r in found)
+    res = run("draw", path)
+    assert res.exit_code == 2 and "队员!D3" in res.output
