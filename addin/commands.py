@@ -596,6 +596,7 @@ class GroupResults:
     missing: list[str]
     rounds: int
     disqualified: dict = field(default_factory=dict)  # entrant -> round of disqualification
+    warnings: list[str] = field(default_factory=list)  # typed results that look wrong (sheet!cell)
 
 
 def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = None
@@ -627,6 +628,7 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
     for gid, ge in groups.items():
         g = ge.group
         stage = g.stages[0]
+        warnings: list[str] = []
         sched = group_schedule(port, ev, ge, errs)
         n_rounds = int(sched["round"].max())
         if upto_round is not None and not 1 <= upto_round <= n_rounds:
@@ -774,6 +776,7 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
                 if (r, e) not in byes:
                     typed_df = _forfeit_for_lateness(typed_df, sched, {"round": r, "entrant": e})
         pen_df = pd.DataFrame(pen_rows, columns=["round", "entrant", "pct_of_top"])
+        warnings += _typed_pct_warnings(tp.loc[tkeep], pen_df, sheet_t, g.name_zh)
         # --- which board tables count: a round is scored once all its board tables are in ----
         complete_boards = []
         missing = []
@@ -819,7 +822,8 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
             if not ok:
                 n_miss = int((~res[(res["round"] == rnd)]["complete"]).sum() // 2)
                 missing.append(f"第{rnd}轮缺 {n_miss} 桌")
-        out[gid] = GroupResults(gid, ge, res, missing, n_rounds, disqualified=dq)
+        out[gid] = GroupResults(gid, ge, res, missing, n_rounds, disqualified=dq,
+                                warnings=warnings)
     if errs:
         raise InputErrors(errs)
     return out
@@ -828,6 +832,39 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
 def _typed_frame(df: pd.DataFrame) -> pd.DataFrame:
     cols = ["round", "ns", "ew", "ns_pct", "ew_pct", "status", "ns_level_diff"]
     return df[cols].reset_index(drop=True) if len(df) else pd.DataFrame(columns=cols)
+
+
+def _typed_pct_warnings(tp: pd.DataFrame, pens: pd.DataFrame, sheet: str, gname: str) -> list[str]:
+    """Typed round percentages that do not add up, where no 罚分 explains it: a table's NS + EW
+    ≠ 100, and a round whose NS percentages do not average 50 (e.g. both tables of a two-table
+    field at NS 52). Warnings, not errors (an electronic scorer may round); each names its cells."""
+    out: list[str] = []
+    penalised = {(int(r), int(e)) for r, e in zip(pens["round"], pens["entrant"])}
+    cols = tp.attrs.get("columns", {})
+    ok_rows = []
+    for row, rec in records(tp):
+        if rec["ns_pct"] is None or rec["ew_pct"] is None or rec["status"]:
+            continue
+        pen = (rec["round"], rec["ns"]) in penalised or (rec["round"], rec["ew"]) in penalised
+        total = rec["ns_pct"] + rec["ew_pct"]
+        if not pen and abs(total - 100) > Decimal("0.02"):
+            out.append(f"{sheet}!{cols.get('ns_pct', '?')}{row}:{cols.get('ew_pct', '?')}{row} "
+                       f"{gname}第{rec['round']}轮 {rec['ns']}-{rec['ew']} 比赛分之和 {total}（≠100，"
+                       f"且无罚分记录）")
+        if not pen:
+            ok_rows.append((row, rec))
+    by_round: dict = {}
+    for row, rec in ok_rows:
+        by_round.setdefault(rec["round"], []).append((row, rec))
+    for rnd, items in by_round.items():
+        if len(items) < 2:
+            continue
+        mean = sum(rec["ns_pct"] for _, rec in items) / len(items)
+        if abs(mean - 50) > Decimal("0.05"):
+            cells = "、".join(f"{cols.get('ns_pct', '?')}{row}" for row, _ in items)
+            out.append(f"{sheet}!{cells} {gname}第{rnd}轮各桌南北比赛分平均为 {mean:.2f}（同一轮南北方"
+                       f"互相比较，应平均 50）")
+    return out
 
 
 def _forfeit_for_lateness(typed_df, sched, rec):
@@ -1035,6 +1072,12 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     if stale:
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
+    warned = [w for gr in groups.values() for w in gr.warnings]
+    if warned:
+        result.summary_zh += "；请核对（警告）：" + "；".join(warned)
+        result.summary_en += f"; {len(warned)} typed percentage(s) do not add up: check them"
+        result.findings = [{"severity": "warning", "where": w.split(" ")[0], "zh": w, "en": ""}
+                           for w in warned]
     return finish(port, result, {"round": upto_round, "seed": seed}, lang)
 
 

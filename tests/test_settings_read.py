@@ -202,3 +202,20 @@ def test_a_hand_swap_in_pairs_pairings_is_honoured(tmp_path):
     book.save(wb)
     res = run("rank", wb)
     assert res.exit_code == 2 and "对阵!F3" in res.output
+
+
+def test_typed_percentages_that_do_not_add_up_are_warned(tmp_path):
+    """Issue 12: 轮成绩 NS 52 / EW 47 (99, no penalty on record), and both tables of a round at
+    NS 52, are accepted but warned about in 日志, naming the cells."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    sched = sheet_rows(wb, "对阵")
+    r1 = [r for r in sched[1:] if r[1] == 1]
+    fill(wb, "轮成绩", [[r1[0][0], 1, r1[0][2], r1[0][3], r1[0][5], 52, 47, None, None],
+                      [r1[1][0], 1, r1[1][2], r1[1][3], r1[1][5], 52, 48, None, None]])
+    res = run("rank", wb)
+    assert res.exit_code == 0, res.output
+    summary = sheet_rows(wb, "日志")[-1][4]
+    assert "轮成绩!F2:G2" in summary and "99" in summary
+    assert "平均为 52.00" in summary and "F3" in summary
