@@ -48,6 +48,8 @@ class CommandResult:
     seed: int | None = None
     findings: list[dict] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
+    #: (state, next step) when the command knows them (see :func:`bianpai.addin.status.write_status`)
+    status_hint: tuple[str, str] | None = None
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -160,6 +162,11 @@ def invalidate_awards(port: WorkbookPort, lang: str) -> bool:
 
 def finish(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> CommandResult:
     log(port, result, args, lang)
+    if result.status_hint:  # the state the command computed: the status line need not re-read
+        try:
+            port.status_hint = result.status_hint
+        except AttributeError:
+            pass
     port.save()
     return result
 

@@ -148,6 +148,9 @@ def core_check(port: WorkbookPort):
         "check", f"名单检查：{len(ev.roster)} 队，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
         f"roster check: {len(ev.roster)} teams, {n_err} errors, {len(problems) - n_err} warnings",
         findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
+    if n_err:
+        result.status_hint = (f"名单有 {n_err} 处错误（首处：{problems[0][1].where}）",
+                              "请按“校验”表修改报名/队员表后再点“检查名单”")
     return c.finish(port, result, {}, ev.lang)
 
 
@@ -321,6 +324,9 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     summary = "；".join(f"{k}（{n} 场）" for k, n in parts.items()) or "抽签完成"
     result = c.CommandResult("draw", f"编排完成：{summary}" + "".join(f"；{n}" for n in notes),
                              f"drawn: {len(new)} matches", seed=seed)
+    n_new = sum(1 for _g, _s, m in new if not m.is_bye)
+    result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
+                          "在“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
@@ -454,6 +460,7 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
     c.write_generated(port, K.ENTRIES, old + new_rows, ev.lang)
     result = c.CommandResult("advance", "进入下一阶段：" + "；".join(done),
                              f"advanced: {len(new_rows)} qualifiers", seed=seed)
+    result.status_hint = ("；".join(done) + " 已进入", "可以抽签编排新阶段第1轮")
     return c.finish(port, result, {"seed": seed}, ev.lang)
 
 
@@ -624,6 +631,12 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     if c.invalidate_awards(port, ev.lang):
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
+    from bianpai.addin.status import core_status_of
+    state, nxt = core_status_of(ev, port)
+    if state.startswith("全部成绩已录入"):  # what rank itself just wrote
+        state, nxt = ("全部成绩已录入，排名已计算",
+                      "可以奖励分配" if ev.reg.awards is not None else "可以打印“排名”")
+    result.status_hint = (state, nxt)
     return c.finish(port, result, {"round": upto_round, "seed": seed}, ev.lang)
 
 
