@@ -26,7 +26,8 @@ from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import write_settings_sheet
-from bianpai.workbooks.tables import cell_of, records
+from bianpai.addin.competition import records
+from bianpai.workbooks.tables import cell_of
 
 __all__ = ["build_core_workbook", "core_check", "core_draw", "core_advance", "core_rank",
            "core_awards", "core_final_standings", "core_withdraw"]
@@ -310,8 +311,10 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                 break
             new += [(g, s, m) for m in ms]
             break  # one running stage per group at a time (the next waits for advance)
-    if errs:
+    if errs and not new and not seed_of:
         raise InputErrors(errs)
+    for e in errs:  # groups go on independently: one group waiting does not hold the others
+        notes.append(e.zh.split("\n")[0].rstrip("：:") + "（未编排）")
     if not new and not seed_of:
         if notes:
             raise RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
@@ -380,6 +383,7 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
             continue
         st = ev.state(g, src)
         pl = src.format.placings(st)
+        pl = pl[~pl["entrant"].isin(ev.annulled.get((g.id, src.id), set()))]  # never qualify
         if rule.remaining:
             rem = getattr(src.format, "remaining", None)
             keep = set(rem(st)) if rem else set(pl[pl["place"] == pl["place"].min()]["entrant"])

@@ -587,6 +587,9 @@ class _Bracket(BaseModel):
 
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("甲方", "Player A"),
                                                           ("乙方", "Player B"))
+    #: a bracket's results decide who goes on: annulling a forfeiting entrant's results (a
+    #: scoring's stage rule, a withdrawal's 取消) must not take the walkover from its opponent
+    annul_results: ClassVar[bool] = False
 
     # -- to be provided by subclasses
     def _pool_nodes(self, n: int) -> list[Node]:  # pragma: no cover - abstract

@@ -254,6 +254,8 @@ def test_forfeit_annuls_all_results_of_that_team(event):
     other = r1[8] if r1[6] == team else r1[6]
     opp = next(r for r in st if r[4] == other)
     assert mine[7] == 0 and mine[11] == 0  # nothing counts: no match played, 0 场分
+    pool = [r for r in st if r[2] == mine[2]]
+    assert mine[3] == max(r[3] for r in pool) and "无效" in mine[-1]  # ranked after the rest
     assert "无效" in next(r for r in rows(event, "对阵")[1:] if r[3] == 1 and team in (r[6], r[8]))[11]
     assert opp[7] <= 1  # the annulled round-1 match is gone from the opponent's record too
 
@@ -379,3 +381,44 @@ def test_a_player_over_55_is_named_at_check(tmp_path):
     assert any(r[0] == "错误" and r[1] == "队员!D3" and "55" in r[2] for r in found)
     res = run("draw", path)
     assert res.exit_code == 2 and "队员!D3" in res.output
+
+
+@pytest.fixture(scope="module")
+def amateur(tmp_path_factory) -> Path:
+    """The 业余组 with 12 teams, drawn: round 1 of the knockout (6 matches by lot)."""
+    path = tmp_path_factory.mktemp("gouji-ko") / "e.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    roster, people = _roster(reg, 5, {"amateur": 12})
+    wb = openpyxl.load_workbook(path)
+    mine = [r for r in roster if r[0] == "业余组"]
+    for i, r in enumerate(mine, start=2):
+        for j, v in enumerate(r, start=1):
+            wb["报名"].cell(i, j, v)
+    names = {r[2] for r in mine}
+    for i, r in enumerate([p for p in people if p[0] in names], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["队员"].cell(i, j, v)
+    wb.save(path)
+    assert run("draw", path, "--seed", 4).exit_code == 0
+    return path
+
+
+def test_a_knockout_forfeit_is_a_walkover_for_the_opponent(amateur, tmp_path):
+    """七（二） knockout + 九第一条2: a team that forfeits its knockout match is out; its opponent
+    goes through (the annulment of the forfeiting team's results does not take the walkover)."""
+    p = tmp_path / "e.xlsx"
+    shutil.copy(amateur, p)
+    m = rows(p, "对阵")[1]
+    wb = openpyxl.load_workbook(p)
+    ws = wb["成绩"]
+    ws.cell(2, 8, "主队弃权")
+    wb.save(p)
+    _finish_round(p, 1)
+    res = run("rank", p)
+    assert res.exit_code == 0, res.output
+    st = {r[4]: r for r in rows(p, "排名")[1:] if r[1] == "淘汰赛"}
+    assert st[m[8]][3] == 1 and st[m[6]][3] != 1
+    res = run("advance", p, "--seed", 2)
+    assert res.exit_code == 0, res.output
+    assert m[8] in {r[2] for r in rows(p, "晋级")[1:]}
