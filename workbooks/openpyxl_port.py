@@ -1,10 +1,22 @@
 """The openpyxl adapter of :class:`~bianpai.workbooks.port.WorkbookPort`: a closed .xlsx/.xlsm.
 
-Used by the command line (Linux, CI, WPS users). Writes are buffered in memory and committed by
-:meth:`OpenpyxlPort.save`, which writes a temporary file beside the target and renames it over
-(atomic), after keeping the previous file in a backup stack (:mod:`bianpai.workbooks.backups`).
-It refuses to overwrite in place a workbook holding parts openpyxl would drop (DrawingML shapes,
-charts, images, add-in parts, ActiveX), naming the file to write instead.
+Used by the command line (Linux, CI, WPS users). openpyxl reads the workbook; writes are buffered
+in memory and committed by :meth:`OpenpyxlPort.save`, which writes a temporary file beside the
+target and renames it over (atomic), after keeping the previous file in a backup stack
+(:mod:`bianpai.workbooks.backups`).
+
+The save is package-preserving (:mod:`bianpai.workbooks.package`): only the sheets the command
+wrote are serialised by openpyxl, every other part of the file (typed sheets with their formula
+results, x14 dropdowns, charts, images, comments, VBA…) is copied as the user's Excel wrote it.
+A sheet the command regenerates or deletes that holds something by hand (a chart on 排名…) is
+refused before anything is written, naming the sheet and what would be lost. Only when the
+package cannot be edited (not a transitional SpreadsheetML package) does it fall back to a whole
+openpyxl save, and then it still refuses to overwrite in place a workbook holding parts openpyxl
+would drop (:data:`DROPPED_PARTS`), naming the file to write instead.
+
+Files: a folder given as workbook, a backups path that is a file and a damaged backup are
+named, never a traceback; a symbolic link is written through (the link stays a link); temporary
+files left by a killed save are removed by the next command on the workbook.
 """
 
 from __future__ import annotations
@@ -230,6 +242,14 @@ class OpenpyxlPort:
                 except package.PackageError:
                     self._refuse_dropped()
                     self.wb.save(tmp)
+                except (KeyError, ValueError, StopIteration, zipfile.BadZipFile,
+                        package.etree.XMLSyntaxError) as exc:
+                    raise BianpaiError(
+                        f"{self.path.name} 的文件结构无法按原样保留（{type(exc).__name__}: {exc}），"
+                        f"未写入任何内容；请在 Excel/WPS 中打开并另存一次后再试",
+                        f"{self.path.name} has a structure bianpai cannot keep as it is "
+                        f"({type(exc).__name__}: {exc}); nothing written. Open and save it once "
+                        f"in Excel/WPS, then try again") from exc
             else:
                 self.wb.save(tmp)
             if target.exists():

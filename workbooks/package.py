@@ -165,7 +165,11 @@ def losses(path, sheets: Iterable[str], keep_validations: dict[str, set] | None 
                 for dv in dvs:
                     f1 = dv.find(_q("formula1"))
                     key = (dv.get("sqref"), f1.text if f1 is not None else None)
-                    if key not in kept:
+                    # bianpai writes literal lists ("a,b") only; a list from a range, a number
+                    # rule or a custom formula was made by hand
+                    ours = (dv.get("type") == "list" and key[1] is not None
+                            and key[1].startswith('"'))
+                    if key not in kept and not ours:
                         found.append(("数据验证（下拉列表）", "data validations (dropdowns)"))
                         break
             if found:
