@@ -268,3 +268,34 @@ def test_a_partial_temporary_file_is_removed_next_time(tmp_path):
 def package_tmp_suffix() -> str:
     from bianpai.workbooks.openpyxl_port import TEMP_SUFFIX
     return TEMP_SUFFIX
+
+
+def test_appended_rows_are_patched_into_the_typed_sheet(tmp_path):
+    """append_rows on a kept sheet writes only its cells into the sheet's own XML and grows
+    its Excel table; other cells (formulas with results) stay as they were."""
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    wb = new_event(tmp_path / "e.xlsx")
+    book = openpyxl.load_workbook(wb)
+    book["报名"]["P1"] = "=1+1"
+    book.save(wb)
+    roster = sheet_part(wb, "报名")
+    with zipfile.ZipFile(wb) as z:  # give the formula a cached result, as Excel would
+        parts = {n: z.read(n) for n in z.namelist()}
+    parts[roster] = parts[roster].replace(b"<f>1+1</f><v></v>", b"<f>1+1</f><v>2</v>")
+    parts[roster] = parts[roster].replace(b"<f>1+1</f></c>", b"<f>1+1</f><v>2</v></c>")
+    assert b"<f>1+1</f><v>2</v>" in parts[roster]
+    with zipfile.ZipFile(wb, "w") as z:
+        for n, data in parts.items():
+            z.writestr(n, data)
+    port = OpenpyxlPort(wb, command="test")
+    port.append_rows("报名", [["男子双人赛", None, "甲", "男"], ["男子双人赛", None, "=乙", "女"]],
+                     start_row=2)
+    port.save()
+    xml = members(wb)[roster]
+    assert b"<f>1+1</f><v>2</v>" in xml
+    book = openpyxl.load_workbook(wb)
+    ws = book["报名"]
+    assert [c.value for c in ws[3]][:4] == ["男子双人赛", None, "=乙", "女"]
+    assert ws["C3"].data_type == "s"  # text, never a formula
+    assert next(iter(ws.tables.values())).ref.endswith("3")
+    assert openpyxl.load_workbook(wb, data_only=True)["报名"]["P1"].value == 2
