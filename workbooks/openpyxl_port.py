@@ -60,6 +60,79 @@ def dropped_parts(path: Path) -> list[str]:
                          f"{path.name} is not a valid Excel file (.xlsx/.xlsm)") from exc
 
 
+class LazyBook:
+    """An openpyxl workbook whose worksheets are parsed on first use.
+
+    Opening reads the package's workbook part, styles and shared strings, and puts an empty
+    worksheet in place of each sheet; :meth:`sheet` parses one on demand with openpyxl's own
+    reader (so a sheet that is parsed is exactly what ``load_workbook`` gives). A command reads
+    a few sheets of a workbook that may hold many more (an archive of earlier results…), and the
+    package-preserving save never needs the others. :meth:`load_all` parses the rest (for a
+    whole-workbook save).
+    """
+
+    def __init__(self, path: Path, *, keep_vba: bool = False, data_only: bool = False):
+        from openpyxl.reader.excel import ExcelReader
+
+        book = self
+        self.path = path
+        self._pending: dict[str, tuple] = {}
+
+        class _Reader(ExcelReader):
+            def read_worksheets(self):  # placeholders only; parsed by LazyBook.sheet
+                for sheet, rel in self.parser.find_sheets():
+                    if rel.target not in self.valid_files:
+                        continue
+                    if "chartsheet" in rel.Type:
+                        self.read_chartsheet(sheet, rel)
+                        continue
+                    ws = self.wb.create_sheet(sheet.name)
+                    ws.sheet_state = sheet.state
+                    book._pending[sheet.name] = (sheet, rel)
+
+        self._reader = _Reader(str(path), read_only=False, keep_vba=keep_vba,
+                               data_only=data_only, keep_links=True)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
+            self._reader.read()
+        self.wb = self._reader.wb
+
+    def sheet(self, name: str):
+        """The worksheet ``name``, parsed now if it was not yet."""
+        ws = self.wb[name]
+        pending = self._pending.pop(name, None)
+        if pending is not None:
+            self._parse(ws, *pending)
+        return ws
+
+    def forget(self, name: str) -> None:
+        """``name`` is replaced or deleted: it will never be parsed."""
+        self._pending.pop(name, None)
+
+    def _parse(self, ws, sheet, rel) -> None:
+        """openpyxl's own worksheet reader, run for this one sheet into its placeholder."""
+        from openpyxl.reader.excel import ExcelReader
+        r = self._reader
+        r.archive = zipfile.ZipFile(self.path)
+        wb = r.wb
+        find = r.parser.find_sheets
+        try:
+            r.parser.find_sheets = lambda: iter([(sheet, rel)])
+            wb.create_sheet = lambda title=None, index=None: ws
+            with warnings.catch_warnings():  # see OpenpyxlPort.__init__: those parts are kept
+                warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
+                ExcelReader.read_worksheets(r)
+        finally:
+            del wb.create_sheet
+            r.parser.find_sheets = find
+            r.archive.close()
+
+    def load_all(self):
+        for name in list(self._pending):
+            self.sheet(name)
+        return self.wb
+
+
 class OpenpyxlPort:
     """A workbook file opened with openpyxl.
 
@@ -83,6 +156,7 @@ class OpenpyxlPort:
         self._lock = FileLock(self.out)
         self._changes = package.Changes()
         self._original: set[str] = set()
+        self._book: LazyBook | None = None
         if create:
             self.wb = openpyxl.Workbook()
             self.wb.remove(self.wb.active)
@@ -101,8 +175,9 @@ class OpenpyxlPort:
                     # "… extension is not supported and will be removed": the package-preserving
                     # save keeps those parts, so the library's warning would be wrong here
                     warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
-                    self.wb = openpyxl.load_workbook(self.path,
-                                                     keep_vba=self.path.suffix.lower() == ".xlsm")
+                    self._book = LazyBook(self.path,
+                                          keep_vba=self.path.suffix.lower() == ".xlsm")
+                    self.wb = self._book.wb
             except Exception as exc:  # openpyxl raises many kinds on a damaged file
                 self._lock.release()
                 raise InputError(f"无法打开 {self.path.name}：文件已损坏或不是 Excel 工作簿（{exc}）",
@@ -111,6 +186,10 @@ class OpenpyxlPort:
             self._original = set(self.wb.sheetnames)
         self._values_wb = None  # a data_only copy, loaded when a formula cell is read
         self._appends: dict[str, int] = {}
+
+    def _sheet(self, name: str):
+        """The worksheet ``name``, parsed on first use."""
+        return self._book.sheet(name) if self._book is not None else self.wb[name]
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -124,7 +203,7 @@ class OpenpyxlPort:
         if sheet not in self.wb.sheetnames:
             raise InputError(f"工作簿中没有“{sheet}”工作表", f"the workbook has no sheet {sheet!r}",
                              sheet=sheet)
-        ws = self.wb[sheet]
+        ws = self._sheet(sheet)
         rows = [[self._value(c) for c in r] for r in ws.iter_rows()]
         # a merged range (e.g. 组别 merged down a roster) reads as its top-left value everywhere
         for rng in ws.merged_cells.ranges:
@@ -151,8 +230,8 @@ class OpenpyxlPort:
         if text in ("=FALSE()", "=FALSE"):
             return False
         if self._values_wb is None:
-            self._values_wb = openpyxl.load_workbook(self.path, data_only=True)
-        cached = self._values_wb[cell.parent.title][cell.coordinate].value
+            self._values_wb = LazyBook(self.path, data_only=True)
+        cached = self._values_wb.sheet(cell.parent.title)[cell.coordinate].value
         if cached is None:
             raise InputError(
                 f"单元格含公式 {v} 但没有计算结果；请在 Excel/WPS 中打开并保存一次，或改为直接填写数值",
@@ -166,6 +245,8 @@ class OpenpyxlPort:
         if sheet in self.wb.sheetnames:
             position = self.wb.sheetnames.index(sheet)
             self.wb.remove(self.wb[sheet])
+            if self._book is not None:
+                self._book.forget(sheet)
         ws = self.wb.create_sheet(sheet, position)
         if sheet not in self._changes.rewritten:
             self._changes.rewritten.append(sheet)
@@ -178,7 +259,7 @@ class OpenpyxlPort:
             _apply_format(ws, values, fmt)
 
     def append_rows(self, sheet: str, rows: Grid, *, start_row: int) -> None:
-        ws = self.wb[sheet]
+        ws = self._sheet(sheet)
         cells = (None if sheet in self._changes.rewritten
                  else self._changes.appended.setdefault(sheet, {}))
         for r, row in enumerate(rows, start=start_row):
@@ -198,6 +279,8 @@ class OpenpyxlPort:
     def delete_sheet(self, sheet: str) -> None:
         if sheet in self.wb.sheetnames:
             self.wb.remove(self.wb[sheet])
+            if self._book is not None:
+                self._book.forget(sheet)
             if sheet in self._changes.rewritten:
                 self._changes.rewritten.remove(sheet)
             self._changes.appended.pop(sheet, None)
@@ -241,6 +324,7 @@ class OpenpyxlPort:
                     package.save_package(self.path, self.wb, self._changes, tmp)
                 except package.PackageError:
                     self._refuse_dropped()
+                    self._book.load_all()
                     self.wb.save(tmp)
                 except (KeyError, ValueError, StopIteration, zipfile.BadZipFile,
                         package.etree.XMLSyntaxError) as exc:
