@@ -299,3 +299,24 @@ def test_appended_rows_are_patched_into_the_typed_sheet(tmp_path):
     assert ws["C3"].data_type == "s"  # text, never a formula
     assert next(iter(ws.tables.values())).ref.endswith("3")
     assert openpyxl.load_workbook(wb, data_only=True)["报名"]["P1"].value == 2
+
+
+def test_sheets_are_parsed_on_first_use_as_openpyxl_reads_them(tmp_path):
+    """LazyBook gives what load_workbook gives, sheet by sheet; a command never parses a sheet
+    it does not read (the package save copies it as it is)."""
+    from bianpai.workbooks.openpyxl_port import LazyBook, OpenpyxlPort
+    wb = case(tmp_path, "formula-cache-lost.xlsx")
+    full = load_quietly(wb)
+    lazy = LazyBook(wb)
+    assert lazy.wb.sheetnames == full.sheetnames
+    for name in full.sheetnames:
+        a, b = lazy.sheet(name), full[name]
+        assert list(a.iter_rows(values_only=True)) == list(b.iter_rows(values_only=True)), name
+        assert list(a.tables) == list(b.tables) and a.print_title_rows == b.print_title_rows
+        assert a.freeze_panes == b.freeze_panes and a.sheet_state == b.sheet_state
+        assert ([str(d.sqref) for d in a.data_validations.dataValidation]
+                == [str(d.sqref) for d in b.data_validations.dataValidation])
+    port = OpenpyxlPort(wb)
+    assert port.read_values("成绩")[1][6] == 15  # the formula's cached result
+    assert "成绩" not in port._book._pending and "队员" in port._book._pending
+    port.close()
