@@ -320,3 +320,16 @@ def test_sheets_are_parsed_on_first_use_as_openpyxl_reads_them(tmp_path):
     assert port.read_values("成绩")[1][6] == 15  # the formula's cached result
     assert "成绩" not in port._book._pending and "队员" in port._book._pending
     port.close()
+
+
+def test_undo_of_a_folder_or_a_removed_workbook(tmp_path):
+    d = tmp_path / "dir.xlsx"
+    d.mkdir()
+    res = run("undo", d)
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit) and "文件夹" in res.output
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    assert run("check", wb).exit_code == 0
+    wb.unlink()  # deleted by mistake: undo brings back the version before check
+    assert run("undo", wb).exit_code == 0
+    assert load_quietly(wb)["校验"].max_row == 1

@@ -100,10 +100,12 @@ def undo(path: Path, *, force: bool = False) -> Path:
     Returns the backup that was restored. Raises ``BianpaiError`` when there is nothing to undo.
     """
     path = Path(path)
+    if path.is_dir():
+        raise BianpaiError(f"{path} 是一个文件夹，不是工作簿", f"{path} is a folder, not a workbook")
     items = stack(path)
     if not items:
         raise BianpaiError(f"{path.name} 没有可撤销的操作", f"nothing to undo for {path.name}")
-    if not force and changed_since_written(path):
+    if not force and path.exists() and changed_since_written(path):
         raise BianpaiError(
             f"{path.name} 在上次操作之后有改动（例如新录入的成绩）；撤销会丢弃这些改动。"
             f"如确需撤销请加 --force（当前文件会另存在 {backup_dir(path).name}/undone/）",
@@ -120,7 +122,8 @@ def undo(path: Path, *, force: bool = False) -> Path:
     undone = backup_dir(path) / "undone"
     undone.mkdir(exist_ok=True)
     n = len(list(undone.iterdir())) + 1
-    shutil.copy2(path, undone / f"{n:04d}-before-undo{path.suffix}")
+    if path.exists():
+        shutil.copy2(path, undone / f"{n:04d}-before-undo{path.suffix}")
     target = Path(os.path.realpath(path)) if path.is_symlink() else path  # keep a link a link
     tmp = target.parent / f".{path.name}.undo"
     shutil.copy2(last, tmp)
