@@ -80,6 +80,9 @@ def test_x14_dropdown_survives_check(tmp_path):
     # only the sheet list, its relationships and content types, and the log sheet (one row)
     assert changed <= {"xl/workbook.xml", "xl/_rels/workbook.xml.rels", "[Content_Types].xml",
                        sheet_part(wb, "日志"), "xl/styles.xml"}
+    sheets = after["xl/workbook.xml"].split(b"<sheets>", 1)[1]
+    assert b'name="\xe6\xa0\xa1\xe9\xaa\x8c"' in sheets  # 校验, with the workbook's r: prefix
+    assert b"xmlns:r=" not in sheets and b"ns0:" not in sheets
     book = load_quietly(wb)
     assert "校验" in book.sheetnames and book["校验"]["A2"].value == "通过"
     assert book["校验"]["A1"].font.b  # the generated header keeps its format
@@ -333,3 +336,50 @@ def test_undo_of_a_folder_or_a_removed_workbook(tmp_path):
     wb.unlink()  # deleted by mistake: undo brings back the version before check
     assert run("undo", wb).exit_code == 0
     assert load_quietly(wb)["校验"].max_row == 1
+
+
+def test_excel_bookkeeping_parts_stay_consistent(tmp_path):
+    """What Excel adds around the sheets: calcChain.xml (dropped with its relationship and
+    content type, Excel rebuilds it), markup-compatibility prefixes on workbook.xml (kept
+    declared), a sheet-local name on a later sheet (re-indexed when a sheet is inserted)."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    parts = members(wb)
+    x15 = "http://schemas.microsoft.com/office/spreadsheetml/2010/11/main"
+    mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    xml = parts["xl/workbook.xml"].decode()
+    xml = xml.replace("<workbook ", f'<workbook xmlns:mc="{mc}" xmlns:x15="{x15}" '
+                                    f'mc:Ignorable="x15" ', 1)
+    assert "localSheetId" in xml
+    parts["xl/workbook.xml"] = xml.encode()
+    parts["xl/calcChain.xml"] = (b'<calcChain xmlns="http://schemas.openxmlformats.org/'
+                                 b'spreadsheetml/2006/main"><c r="A1" i="1"/></calcChain>')
+    rels = parts["xl/_rels/workbook.xml.rels"].decode()
+    parts["xl/_rels/workbook.xml.rels"] = rels.replace("</Relationships>", (
+        '<Relationship Id="rId99" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+        'relationships/calcChain" Target="calcChain.xml"/></Relationships>')).encode()
+    ct = parts["[Content_Types].xml"].decode()
+    parts["[Content_Types].xml"] = ct.replace("</Types>", (
+        '<Override PartName="/xl/calcChain.xml" ContentType="application/vnd.openxmlformats-'
+        'officedocument.spreadsheetml.calcChain+xml"/></Types>')).encode()
+    with zipfile.ZipFile(wb, "w") as z:
+        for n, data in parts.items():
+            z.writestr(n, data)
+    titles_before = load_quietly(wb).sheetnames
+    assert run("draw", wb, "--seed", "5").exit_code == 0
+    after = members(wb)
+    assert "xl/calcChain.xml" not in after
+    assert b"calcChain" not in after["xl/_rels/workbook.xml.rels"]
+    assert b"calcChain" not in after["[Content_Types].xml"]
+    root = after["xl/workbook.xml"].decode()
+    assert 'mc:Ignorable="x15"' in root and f'xmlns:x15="{x15}"' in root
+    book = load_quietly(wb)
+    assert [t for t in book.sheetnames if t in titles_before] == titles_before
+    assert len(book.sheetnames) > len(titles_before)  # 抽签 was inserted
+    from lxml import etree
+    names = etree.fromstring(after["xl/workbook.xml"]).find(package._q("definedNames"))
+    local = [d for d in names if d.get("localSheetId") is not None]
+    assert local
+    for d in local:  # every sheet-local name sits on the sheet it names
+        title = book.sheetnames[int(d.get("localSheetId"))]
+        assert d.text.startswith(package._quote(title) + "!"), (d.text, title)

@@ -547,7 +547,8 @@ def save_package(src, wb, changes: Changes, dest) -> None:
                 rel_ids.add(rid)
                 etree.SubElement(wrels, _q("Relationship", PKG_REL), Id=rid, Type=WS_REL_TYPE,
                                  Target=posixpath.relpath(part, posixpath.dirname(wb_part)))
-                el = etree.Element(_q("sheet"), name=t, sheetId=str(next_sheet_id))
+                # made inside <sheets> so that r:id takes the workbook's own prefix
+                el = etree.SubElement(sheets_el, _q("sheet"), name=t, sheetId=str(next_sheet_id))
                 el.set(_q("id", REL), rid)
                 next_sheet_id += 1
                 el_by_title[t] = el
@@ -578,10 +579,11 @@ def save_package(src, wb, changes: Changes, dest) -> None:
                 _grow_tables(z, part, wb[t], out)
 
         # workbook.xml: sheets, defined names, views, calculation
-        for e in list(sheets_el):
-            sheets_el.remove(e)
-        for t in final:
-            sheets_el.append(el_by_title[t])
+        for t in deleted:
+            sheets_el.remove(el_by_title[t])
+        for i, t in enumerate(final):  # moved within <sheets>, never detached
+            if sheets_el.index(el_by_title[t]) != i:
+                sheets_el.insert(i, el_by_title[t])
         for t in deleted:
             rel = rel_by_id.get(el_by_title[t].get(_q("id", REL)))
             if rel is not None:
