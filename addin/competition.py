@@ -520,10 +520,54 @@ def _read_roster_groups(ev: CoreEvent) -> None:
     r["group_id"] = gids
 
 
+#: hidden copies of the record sheets a command generated (抽签, 晋级): a hand edit of a fact
+#: the event depends on is refused with its cell instead of being trusted or re-drawn
+RECORD_COPIES = {"draw": "_bianpai_draw", "entries": "_bianpai_entries"}
+DRAW_KEYS = ["group", "number", "name", "pool", "position", "roster_row", "seed"]
+ENTRY_KEYS = ["group", "stage", "number", "pool", "position", "from_stage", "from_pool",
+              "from_place", "carry", "join_round", "seed"]
+
+
+def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> None:
+    """Compare the record sheet ``df`` (columns ``keys``) with the hidden copy the generating
+    command wrote; every changed, added or deleted cell is an error naming it."""
+    copy = RECORD_COPIES[layout.key]
+    if copy not in ev.port.sheet_names():
+        return
+    grid = ev.port.read_values(copy)
+    saved = [list(r) + [None] * (len(keys) - len(r)) for r in grid[1:] if any(v is not None for v in r)]
+    sheet = df.attrs.get("sheet", layout.zh)
+    cols = df.attrs.get("columns", {})
+    now = [(row, [rec.get(k) for k in keys]) for row, rec in _all_records(df)]
+    norm = lambda v: "" if v is None else str(v).strip()  # noqa: E731
+    for i in range(max(len(saved), len(now))):
+        if i >= len(now):
+            ev.errors.append(InputError(
+                f"“{sheet}”表少了第{i + 2}行（原为 {'、'.join(norm(v) for v in saved[i] if v is not None)}）："
+                f"此表由命令生成，请勿删改；如需重抽请撤销或重新抽签",
+                f"row {i + 2} of {sheet} was deleted; this sheet is generated: undo instead",
+                sheet=sheet, cell=f"{i + 2}:{i + 2}"))
+            break
+        row, vals = now[i]
+        if i >= len(saved):
+            ev.errors.append(InputError(f"“{sheet}”表多了第{row}行：此表由命令生成，请勿添加",
+                                        f"row {row} was added to {sheet}; it is generated",
+                                        sheet=sheet, cell=f"{row}:{row}"))
+            continue
+        for k, a, b in zip(keys, saved[i], vals):
+            if norm(a) != norm(b):
+                ev.errors.append(InputError(
+                    f"“{sheet}”表的值被改动（原为“{norm(a)}”，现为“{norm(b)}”）：此表由命令生成，"
+                    f"是编排的依据，不能手改；如需调整请撤销或重新抽签/进入下一阶段",
+                    f"{sheet} was edited ({norm(a)!r} → {norm(b)!r}); it is generated, undo instead",
+                    sheet=sheet, cell=f"{cols.get(k, '?')}{row}"))
+
+
 def _read_draw(ev: CoreEvent) -> None:
     if not find_sheet(ev.port, K.DRAW):
         return
     d = read_table(ev.port, K.DRAW, errors=ev.errors)
+    check_record(ev, K.DRAW, d, DRAW_KEYS)
     sheet = d.attrs.get("sheet", K.DRAW.zh)
     for row, rec in records(d):
         g = ev.group_of(rec["group"])
@@ -610,6 +654,7 @@ def _read_entries(ev: CoreEvent) -> pd.DataFrame:
     if not find_sheet(ev.port, K.ENTRIES):
         return pd.DataFrame(columns=cols)
     d = read_table(ev.port, K.ENTRIES, errors=ev.errors)
+    check_record(ev, K.ENTRIES, d, ENTRY_KEYS)
     sheet = d.attrs.get("sheet", K.ENTRIES.zh)
     out = []
     for row, rec in records(d):

@@ -124,8 +124,69 @@ class _PeopleView:
         self.roster = p
 
 
+def _stage_sizes(ev: CoreEvent, g: Group) -> list[tuple[Stage, dict]]:
+    """(stage, {pool: entrants}) each stage of ``g`` will have with the roster as it stands: the
+    first stage by its pool split, later ones from their entrant rules (places per pool, a
+    knockout's survivors)."""
+    n = int((ev.roster["group_id"] == g.id).sum())
+    out: list[tuple[Stage, dict]] = []
+    sizes: dict[str, dict] = {}
+    for i, s in enumerate(g.stages):
+        if i == 0 or s.entrants == "all":
+            total = n
+        else:
+            total = 0
+            for rule in s.entrants:
+                src = sizes.get(rule.from_stage) or {}
+                if rule.remaining:
+                    total += getattr(g.stage(rule.from_stage).format, "stop_when_remaining", 0) or 0
+                elif rule.places is not None:
+                    span = (rule.places.last or 10**6) - rule.places.first + 1
+                    per = [min(span, max(0, c - rule.places.first + 1)) for c in src.values()]
+                    total += sum(per) if rule.per_pool else min(span, sum(src.values()))
+        labels = s.pools.pool_labels() if s.pools else [None]
+        size = -(-total // len(labels)) if total else 0
+        split = {lab: max(0, min(size, total - i * size)) for i, lab in enumerate(labels)}
+        sizes[s.id] = split
+        out.append((s, split))
+    return out
+
+
+def structure_problems(ev: CoreEvent) -> list[InputError]:
+    """A field the regulation's stage structure cannot play (七（一）1: three pools of six; 七（二）:
+    a knockout that must leave exactly six), found before the first draw and named at the
+    group's 报名 rows, instead of a stage that cannot be drawn later."""
+    from bianpai.engines.core import StageEntrant, StageState
+    errs = []
+    r = ev.roster
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    for g in ev.reg.groups:
+        rows = list(r.index[r["group_id"] == g.id])
+        if len(rows) < 2 or ev.groups[g.id].drawn:
+            continue
+        where = f"A{rows[0]}:A{rows[-1]}"
+        for s, split in _stage_sizes(ev, g):
+            st = StageState(entrants=[StageEntrant(number=100 * j + k, pool=p, seed=k)
+                                      for j, (p, c) in enumerate(split.items())
+                                      for k in range(1, c + 1)])
+            problems = []
+            try:
+                s.format.total_rounds(st)
+            except Exception as exc:  # noqa: BLE001 - a format's own refusal, shown as text
+                problems.append(getattr(exc, "zh", str(exc)))
+            problems += getattr(s.format, "field_problems", lambda _st: [])(st)
+            for text in problems:
+                errs.append(InputError(
+                    f"{ev.gname(g)}报名 {len(rows)} 队，{ev.sname(s)}（{sum(split.values())} 队）无法按规程进行："
+                    f"{text}", f"{g.name_en or g.id}: {len(rows)} entries cannot play "
+                    f"{s.name_en or s.id} as set", sheet=sheet, cell=where))
+            if problems:
+                break
+    return errs
+
+
 def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
-    out = [("error", e) for e in ev.errors + roster_problems(ev)]
+    out = [("error", e) for e in ev.errors + roster_problems(ev) + structure_problems(ev)]
     if ev.people is not None:
         return out + c.eligibility_findings(_PeopleView(ev))
     for g in ev.reg.groups:
@@ -337,10 +398,24 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                                    else None}, ev.lang)
 
 
+def write_record(port: WorkbookPort, layout, rows: list[list], lang: str, keys: list[str]) -> None:
+    """Write a record sheet (抽签, 晋级) and its hidden copy (the values ``keys`` of each row),
+    against which every later command checks it (:func:`bianpai.addin.competition.check_record`)."""
+    from bianpai.addin.competition import RECORD_COPIES
+    from bianpai.workbooks.port import SheetFormat
+    c.write_generated(port, layout, rows, lang)
+    idx = [next(i for i, col in enumerate(layout.columns) if col.key == k) for k in keys]
+    copy = [keys] + [[("" if r[i] is None else str(r[i])) for i in idx] for r in rows]
+    port.write_sheet(RECORD_COPIES[layout.key], copy,
+                     SheetFormat(hidden=True, freeze=None, header_fill=None, bold_header=False,
+                                 text_columns=list(range(len(keys)))))
+
+
 def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
+    from bianpai.addin.competition import DRAW_KEYS
     port, lang = ev.port, ev.lang
     if seed_of:
-        c.write_generated(port, K.DRAW, _draw_rows(ev, seed_of), lang)
+        write_record(port, K.DRAW, _draw_rows(ev, seed_of), lang, DRAW_KEYS)
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
     _append_entry_rows(ev, new)
 
@@ -461,7 +536,8 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
         from bianpai.workbooks.tables import find_sheet
         name = find_sheet(port, K.ENTRIES)
         old = [list(r) for r in port.read_values(name)[1:]] if name else []
-    c.write_generated(port, K.ENTRIES, old + new_rows, ev.lang)
+    from bianpai.addin.competition import ENTRY_KEYS
+    write_record(port, K.ENTRIES, old + new_rows, ev.lang, ENTRY_KEYS)
     result = c.CommandResult("advance", "进入下一阶段：" + "；".join(done),
                              f"advanced: {len(new_rows)} qualifiers", seed=seed)
     result.status_hint = ("；".join(done) + " 已进入", "可以抽签编排新阶段第1轮")

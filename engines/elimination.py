@@ -819,6 +819,26 @@ class SingleElimination(_Bracket):
             best = max(best, r)
         return best
 
+    def field_problems(self, state: StageState) -> list[str]:
+        """Field sizes this knockout cannot play as set (Chinese text per problem): in
+        ``redraw`` mode with ``stop_when_remaining`` K, halving a pool (odd: one bye) must reach
+        exactly K (Qingdao 七（二）: 48 → 24 → 12 → 6; 16 → 8 → 4 never leaves 6)."""
+        out = []
+        k = self.stop_when_remaining
+        for p in state.pools():
+            n = len(state.pool_entrants(p))
+            if self.seeding == "redraw" and k and k > 1:
+                path, m = [n], n
+                while m > k:
+                    m = (m + 1) // 2
+                    path.append(m)
+                if m != k:
+                    where = f"{p}组" if p else ""
+                    out.append(f"{where}{n} 队每轮淘汰一半（{'→'.join(map(str, path))}）无法恰好剩下 {k} 队")
+            elif n < 2:
+                out.append(f"{p or ''}只有 {n} 名参赛者，无法淘汰赛")
+        return out
+
     def race_for(self, match: Match, state: StageState | None = None) -> int | None:
         """Frames to win in ``match``: ``third_place_race`` for ``3rd``; ``races_from_final``
         counted back from the final of the full bracket; else ``races`` by round."""

@@ -422,3 +422,54 @@ def test_a_knockout_forfeit_is_a_walkover_for_the_opponent(amateur, tmp_path):
     res = run("advance", p, "--seed", 2)
     assert res.exit_code == 0, res.output
     assert m[8] in {r[2] for r in rows(p, "晋级")[1:]}
+
+
+def test_a_field_the_stages_cannot_play_is_refused_at_check(tmp_path):
+    """七（二）: 48 → 24 → 12 → 6. With 16 amateur teams the knockout goes 16 → 8 → 4 and never
+    leaves 6: check names the group's 报名 rows, the draw is refused, nothing is written."""
+    path = tmp_path / "e.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    roster, people = _roster(reg, 5, {"amateur": 16})
+    wb = openpyxl.load_workbook(path)
+    mine = [r for r in roster if r[0] == "业余组"]
+    for i, r in enumerate(mine, start=2):
+        for j, v in enumerate(r, start=1):
+            wb["报名"].cell(i, j, v)
+    names = {r[2] for r in mine}
+    for i, r in enumerate([p for p in people if p[0] in names], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["队员"].cell(i, j, v)
+    wb.save(path)
+    run("check", path)
+    found = rows(path, "校验")[1:]
+    assert any(r[1] == "报名!A2:A17" and "16→8→4" in r[2] for r in found), found
+    before = digest(path)
+    res = run("draw", path)
+    assert res.exit_code == 2 and "16→8→4" in res.output
+    assert digest(path) == before
+
+
+def test_draw_numbers_edited_after_the_draw_are_refused(event):
+    """Issue 12: generated facts the event depends on (抽签 numbers) are checked against what
+    bianpai wrote: swapping two numbers in 抽签 would move results to other teams — refused with
+    the cell, nothing written."""
+    _finish_round(event, 1)
+    wb = openpyxl.load_workbook(event)
+    ws = wb["抽签"]
+    ws["B2"], ws["B3"] = ws["B3"].value, ws["B2"].value
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and "抽签!B2" in res.output and "不能手改" in res.output
+    assert digest(event) == before
+
+
+def test_qualifier_rows_edited_after_advance_are_refused(demo, tmp_path):
+    p = tmp_path / "d.xlsx"
+    shutil.copy(demo[0], p)
+    wb = openpyxl.load_workbook(p)
+    wb["晋级"]["F3"] = 12
+    wb.save(p)
+    res = run("rank", p)
+    assert res.exit_code == 2 and "晋级!F3" in res.output
