@@ -442,9 +442,12 @@ def _read_withdrawals(ev: CoreEvent) -> None:
                                         sheet=sheet, cell=cell_of(d, row, "number")))
             continue
         k = int(rec["after_round"])
-        if k < 0:
-            ev.errors.append(InputError("最后参赛轮次不能为负数", "the last round played must be ≥ 0",
-                                        sheet=sheet, cell=cell_of(d, row, "after_round")))
+        drawn = max((m.round for m in ev.stage_matches(g, current)), default=0)
+        if not 0 <= k <= drawn:
+            ev.errors.append(InputError(
+                f"最后参赛轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
+                f"the last round played must be 0–{drawn}; got {k}",
+                sheet=sheet, cell=cell_of(d, row, "after_round")))
             continue
         res = rec["results"]
         annul = (res == "取消") if res else ev.reg.withdrawal.results == "annul"
@@ -696,6 +699,20 @@ def _match_key(ev: CoreEvent, rec: dict, df: pd.DataFrame, row: int, sheet: str)
     return (g.id, s.id, rec["pool"], rec["round"], rec["table"])
 
 
+def _all_columns(ev: CoreEvent, layout, df: pd.DataFrame) -> None:
+    """A typed sheet that exists must have every column of its layout: a renamed or deleted
+    header would silently drop what is typed under it (a result, a 判定)."""
+    if "sheet" not in df.attrs:
+        return
+    have = df.attrs.get("columns", {})
+    missing = [c for c in layout.columns if c.key not in have and not c.required]
+    for c in missing:
+        ev.errors.append(InputError(
+            f"“{df.attrs['sheet']}”表缺少“{c.zh}”列（第1行应为表头；表头被改名或删除）",
+            f"sheet {df.attrs['sheet']!r} has no column {c.en!r} (row 1 must be the header)",
+            sheet=df.attrs["sheet"], cell="1:1"))
+
+
 def _read_typed(ev: CoreEvent) -> None:
     """成绩 (per match), 逐局成绩 (per game) and 罚分 into :class:`TypedMatch` per match key;
     every row must name a drawn match, and each match is typed at one level only."""
@@ -703,9 +720,14 @@ def _read_typed(ev: CoreEvent) -> None:
     if ev.schedule is not None:
         for r in ev.schedule.to_dict("records"):
             drawn[(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"])] = r
-    res_df = read_table(ev.port, ev.lay.results, required=False, errors=ev.errors)
-    games_df = read_table(ev.port, ev.lay.games, required=False, errors=ev.errors)
+    needed = bool(drawn)  # once matches are drawn, the entry sheets and all their columns
+    res_df = read_table(ev.port, ev.lay.results, required=needed, errors=ev.errors) \
+        if needed else read_table(ev.port, ev.lay.results, required=False, errors=ev.errors)
+    games_df = read_table(ev.port, ev.lay.games, required=needed, errors=ev.errors) \
+        if needed else read_table(ev.port, ev.lay.games, required=False, errors=ev.errors)
     pen_df = read_table(ev.port, K.PENALTIES, required=False, errors=ev.errors)
+    for layout, df in ((ev.lay.results, res_df), (ev.lay.games, games_df), (K.PENALTIES, pen_df)):
+        _all_columns(ev, layout, df)
     ev.game_cols = dict(games_df.attrs.get("columns", {}))
     rsheet = res_df.attrs.get("sheet", ev.lay.results.zh)
     gsheet = games_df.attrs.get("sheet", ev.lay.games.zh)

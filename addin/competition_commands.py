@@ -320,8 +320,15 @@ def _sides_text(ev: CoreEvent, g: Group, m: Match) -> str:
 
 def _missing_reason(ev: CoreEvent, g: Group, s: Stage, miss: list[Match]) -> InputError:
     where = f"{ev.gname(g)}{ev.sname(s)}"
-    lines = [f"{m.pool or ''}{'组' if m.pool else ''}第{m.round}轮第{m.table}桌 {_sides_text(ev, g, m)}"
-             for m in miss]
+    lines = []
+    for m in miss:
+        line = f"{m.pool or ''}{'组' if m.pool else ''}第{m.round}轮第{m.table}桌 {_sides_text(ev, g, m)}"
+        typed = ev.typed.get((g.id, s.id, *m.key))
+        need = getattr(s.scoring, "extra_games_needed", None)
+        if typed is not None and need is not None and need(typed):
+            n = len(typed.games) + 1
+            line += f"（局分相同，须加赛：在“逐局成绩”加一行，局填 {n}）"
+        lines.append(line)
     return InputError(f"{where}尚有 {len(miss)} 场未录入成绩，不能编排下一轮：\n    " + "\n    ".join(lines),
                       f"{g.name_en or g.id} {s.name_en or s.id}: {len(miss)} match(es) without a result",
                       sheet=ev.sheet(ev.lay.results))
@@ -691,8 +698,14 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                 final_rows.append([ev.gname(g), rec["place"], rec["number"], ev.name_of(g, rec["number"]),
                                    ev.unit_of(g, rec["number"]), rec["source"], rec["explanation"]])
             data[f"{ev.gname(g)} 总排名"] = [
-                {"place": r[1], "number": r[2], "name": r[3], "source": r[5]}
+                {"place": r[1], "number": r[2], "name": r[3], "source": r[5], "explanation": r[6]}
                 for r in final_rows if r[0] == ev.gname(g)]
+    for g in ev.reg.groups:  # team groups: 队号/队名 in the terminal and --json ("team")
+        if g.entrant == "team":
+            for title, recs in data.items():
+                if title.startswith(ev.gname(g) + " "):
+                    for r in recs:
+                        r["team"] = r.pop("number")
     c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
     sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
              for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages

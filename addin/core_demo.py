@@ -162,7 +162,7 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
         for col in ("名次", "队号", "队名", "名次来源"):
             t.add_column(col)
         for r in rows:
-            t.add_row(str(r["place"]), str(r["number"]), str(r["name"]), str(r["source"]))
+            t.add_row(str(r["place"]), str(r.get("team", r.get("number"))), str(r["name"]), str(r["source"]))
         console.print(t)
     console.print(f"[bold]已保存[/] {out.resolve()}")
     return res.data

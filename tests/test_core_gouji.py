@@ -473,3 +473,30 @@ def test_qualifier_rows_edited_after_advance_are_refused(demo, tmp_path):
     wb.save(p)
     res = run("rank", p)
     assert res.exit_code == 2 and "晋级!F3" in res.output
+
+
+def test_pools_as_a_full_round_robin_is_one_setting(tmp_path):
+    """七（一）1 heading says 单循环 while its list is a 6-match cycle: the other reading is the
+    setting format.kind = round_robin (15 matches per pool), changed in the 规程 sheet alone."""
+    path = tmp_path / "e.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    roster, people = _roster(reg, 3)
+    wb = openpyxl.load_workbook(path)
+    for i, r in enumerate([r for r in roster if r[0] == "各地市代表队"], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["报名"].cell(i, j, v)
+    city = {r[2] for r in roster if r[0] == "各地市代表队"}
+    for i, r in enumerate([p for p in people if p[0] in city], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["队员"].cell(i, j, v)
+    ws = wb["规程"]
+    row = next(r for r in range(2, ws.max_row + 1)
+               if ws.cell(r, 1).value == "groups[0].stages[0].format.kind")
+    ws.cell(row, 3, "round_robin")
+    wb.save(path)
+    res = run("draw", path, "--seed", 2)
+    assert res.exit_code == 0, res.output
+    pool_a = [r for r in rows(path, "对阵")[1:] if r[2] == "A"]
+    assert len(pool_a) == 3  # round 1 of a 6-team round robin (5 rounds in all)
+    assert "groups[0].stages[0].format.kind：fixture_list → round_robin" in rows(path, "日志")[-1][4]

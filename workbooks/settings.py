@@ -283,6 +283,7 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
         except (KeyError, IndexError, TypeError):
             raise InputError(f"未知的设置项“{key}”", f"unknown setting {key!r}", sheet=sheet,
                              cell=f"A{row}") from None
+    _fit_kinds(data, base.model_dump(mode="json"))
     try:
         return Regulation.model_validate(data)
     except ValidationError as exc:
@@ -298,6 +299,38 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
                 f"设置项“{key}”的值无效：{err['msg']}", f"setting {key!r} is invalid: {err['msg']}",
                 sheet=sheet, cell=f"C{row}" if row else None))
         raise InputErrors(errors) from exc
+
+
+def _kind_models() -> dict[str, type]:
+    """kind → model class of every format and scoring the schema accepts."""
+    import typing
+    from bianpai.templates import schema
+    out: dict[str, type] = {}
+    for union in (schema.StageFormat, schema.Scoring):
+        inner = typing.get_args(union)[0]
+        for cls in typing.get_args(inner):
+            kind = cls.model_fields["kind"].default
+            out[kind] = cls
+    return out
+
+
+def _fit_kinds(data, base) -> None:
+    """Where the 规程 sheet changed a format's or scoring's ``kind`` (e.g. the gouji pools from
+    ``fixture_list`` to ``round_robin``), drop the settings the new kind does not have (the
+    preset's fixture list …) so the change is accepted; the new kind's defaults apply."""
+    models = None
+    if isinstance(data, dict):
+        if "kind" in data and isinstance(base, dict) and base.get("kind") not in (None, data["kind"]):
+            models = models or _kind_models()
+            cls = models.get(data["kind"])
+            if cls is not None:
+                for k in [k for k in data if k not in cls.model_fields]:
+                    del data[k]
+        for k, v in data.items():
+            _fit_kinds(v, base.get(k) if isinstance(base, dict) else None)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _fit_kinds(v, base[i] if isinstance(base, list) and i < len(base) else None)
 
 
 def _row_named(values: dict, key: str, msg: str) -> int | None:
