@@ -673,6 +673,31 @@ def _crosstable(ev: CoreEvent) -> list[list]:
     return out
 
 
+def _bracket_rows(ev: CoreEvent) -> list[list]:
+    """Rows of 签表 for every entered stage whose format draws a bracket (``bracket_table``):
+    one row per slot, in round and bracket order, names for numbers, 轮空 / 待定 placeholders."""
+    out = []
+    for g in ev.reg.groups:
+        if g.derived is not None or not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            table = getattr(s.format, "bracket_table", None)
+            if table is None or not ev.entered(g, s):
+                continue
+            t = table(ev.state(g, s, with_standings=False))
+            t = t.sort_values(["pool", "round", "y", "slot"], key=lambda c: c.astype(str)
+                              if c.name == "pool" else c, kind="stable")
+            for rec in t.to_dict("records"):
+                e = rec["entrant"]
+                known = e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
+                out.append([ev.gname(g), ev.sname(s), rec["pool"],
+                            rec["round_zh"] if ev.lang == "zh" else rec["round_en"], rec["label"],
+                            int(e) if known else None,
+                            ev.name_of(g, int(e)) if known else rec["text"], rec["score"] or None,
+                            "✓" if rec["won"] else None, rec["next"] or None])
+    return out
+
+
 def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
     """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
     named stages, in order; places shared inside a part stay shared). Columns ``place``,
@@ -783,6 +808,9 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         c.write_generated(port, K.crosstable_layout(ev.crosstable_width), _crosstable(ev), ev.lang,
                           break_on=(0, 1, 2))
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
+    brackets = _bracket_rows(ev)
+    if brackets:
+        c.write_generated(port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))
     if final_rows:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
     state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"

@@ -196,12 +196,37 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
     return filled
 
 
+def _bracket_pictures(out: Path) -> list[Path]:
+    """A PNG beside the workbook for every bracket stage played as one bracket (no pools):
+    :func:`bianpai.workbooks.bracket_picture.render_bracket` of its ``bracket_table``."""
+    from bianpai.addin.competition import load_core_event  # noqa: PLC0415
+    from bianpai.workbooks.bracket_picture import render_bracket  # noqa: PLC0415
+    ev = load_core_event(OpenpyxlPort(out, command="demo-pictures"))
+    paths = []
+    for g in ev.reg.groups:
+        if g.derived is not None or not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            table = getattr(s.format, "bracket_table", None)
+            if table is None or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s, with_standings=False)
+            if st.pools() != [None]:
+                continue
+            names = {n: t["name"] for n, t in ev.groups[g.id].teams.items()}
+            path = out.with_name(f"{out.stem}-{g.id}-{s.id}.png")
+            paths.append(render_bracket(table(st), path, names=names,
+                                        title=f"{ev.reg.title_zh} {ev.gname(g)}{ev.sname(s)}"))
+    return paths
+
+
 def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | None = None,
-                  fields: dict[str, int] | None = None) -> dict:
+                  fields: dict[str, int] | None = None, pictures: bool = True) -> dict:
     """Run a core preset end to end; returns the ``rank`` data (standings per group/stage and
     the final ranking per group). ``preset``: a preset id or a ``Regulation`` (e.g. a preset
     with reduced settings for a test). ``fields``: entries per group id instead of the 规程's (a
-    smaller field for tests). Raises ``BianpaiError`` when a step fails."""
+    smaller field for tests). ``pictures``: a bracket PNG beside the workbook per single-bracket
+    stage. Raises ``BianpaiError`` when a step fails."""
     console = console or Console()
     reg = load_preset(preset) if isinstance(preset, str) else preset
     out = Path(out)
@@ -246,6 +271,9 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         _fill_match_results(out, rng, strength)
     res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
     console.print(f"[green]✓[/] {res.summary_zh}")
+    if pictures:
+        for path in _bracket_pictures(out):
+            console.print(f"[green]✓[/] 签表图 {path}")
     if reg.awards is not None:
         ares = commands.awards(OpenpyxlPort(out, command="awards"))
         console.print(f"[green]✓[/] {ares.summary_zh}")
