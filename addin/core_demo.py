@@ -125,8 +125,9 @@ def _fill_match_results(out: Path, rng: random.Random, strength: dict) -> int:
                 or row[keys.index("decision")] not in (None, ""):
             continue
         m = sched.get((g.id, s.id, row[2], row[3], row[4]))
-        if m is None:
-            continue
+        if m is None or any(x is not None and (w := ev.withdrawn_after(g, s, int(x))) is not None
+                            and int(row[3]) > w for x in (m["side0"], m["side1"])):
+            continue  # a withdrawn player's match is a forfeit: nothing to type
         st = tuple(strength.setdefault((g.id, x), rng.gauss(0, 1)) for x in (m["side0"], m["side1"]))
         pre = {k: row[keys.index(k)] for k, c in cols.items() if c.prefill and k in keys}
         sim = getattr(s.scoring, "simulate_match", None)

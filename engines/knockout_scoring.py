@@ -291,9 +291,11 @@ class FramesRace(BaseModel):
                            tuple("BYE" if s is not None else "L" for s in match.sides), {})
 
     def forfeit(self, match: Match, side: int) -> MatchResult:
-        """``side`` forfeits (a withdrawn player's later match)."""
-        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
-                                                      "value": None}]))
+        """``side`` forfeits (a withdrawn player's later match): no frames (胜率 untouched)."""
+        r = self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
+                                                   "value": None}]))
+        return MatchResult(r.match, r.points, r.outcome, {**r.values, "clearances": (0, 0)},
+                           "退赛，对方不战而胜（弃权）", "withdrawn: walkover")
 
     def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
         return list(results)

@@ -265,3 +265,66 @@ def test_a_player_without_flight_is_named_on_the_roster(tmp_path):
 def test_awards_default_follows_the_regulation():
     """Fidelity CB-22: 十七（三）does not limit a player to one prize."""
     assert load_preset(PRESET).awards.one_prize_per_person is False
+
+
+def test_stage2_seeds_by_frame_rate_then_ranking_then_lots():
+    """十六（三）2(2) "依据胜率排序设为种子，胜率相同者依据排名进行排序，如排名相同或都无排名则抽签决定":
+    胜率 = frames won ÷ frames played in stage 1; the ranking is the roster's 等级分."""
+    from types import SimpleNamespace
+
+    from bianpai.addin.competition_commands import _seed_by
+    from bianpai.engines.core import MatchResult
+    from bianpai.templates.schema import EntrantRule
+
+    def res(t, a, b, fa, fb):
+        m = Match(1, t, (a, b), "A")
+        w = (1, 0) if fa > fb else (0, 1)
+        return MatchResult(m, tuple(Decimal(x) for x in w), tuple("W" if x else "L" for x in w),
+                           {"frames_won": (fa, fb), "frames_lost": (fb, fa)})
+    # 1: 18/27 = 2/3, 2: 18/27 = 2/3 (equal), 3: 18/18 = 1, 4 and 5: 9/18 each, both unranked
+    results = [res(1, 1, 9, 9, 0), res(2, 1, 8, 9, 9), res(3, 2, 7, 9, 0), res(4, 2, 6, 9, 9),
+               res(5, 3, 5, 9, 0), res(6, 3, 10, 9, 0), res(7, 4, 11, 9, 9), res(8, 5, 12, 9, 9)]
+    st = StageState(entrants=[], results={r.match.key: r for r in results})
+    ratings = {1: Decimal(100), 2: Decimal(900)}
+    ev = SimpleNamespace(roster_value=lambda g, n, key: ratings.get(n) if key == "rating" else None,
+                         sname=lambda s: "x")
+    rule = EntrantRule(from_stage="groups", positions="seed_by",
+                       seed_by=["frame_rate", "rating", "lots"])
+    blk = [{"number": n} for n in (1, 2, 3, 4, 5)]
+    g, s = SimpleNamespace(id="open"), SimpleNamespace(id="knockout")
+    order = [r["number"] for r in _seed_by(ev, g, s, None, st, rule, blk, 7, 0)]
+    assert order[:3] == [3, 2, 1] and set(order[3:]) == {4, 5}
+    # the last two are tied on 胜率 and unranked: lots, replayable from the seed
+    assert order == [r["number"] for r in _seed_by(ev, g, s, None, st, rule, blk, 7, 0)]
+
+
+def test_withdrawn_qualifier_forfeits_and_the_opponent_goes_on(tmp_path):
+    """十六（一）5 / 退赛: a player withdrawn before round 1 loses that match by forfeit (no frames,
+    so 胜率 is untouched) and the opponent is drawn into round 2; played results stay."""
+    import random
+
+    from bianpai.addin.core_demo import _fill_match_results, _people_roster
+    from bianpai.workbooks import layouts as L
+    from bianpai.workbooks.tables import find_sheet
+    path = tmp_path / "e.xlsx"
+    reg = small_regulation()
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    port = OpenpyxlPort(path, command="roster")
+    port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), _people_roster(reg, 5, {"open": 42}),
+                     start_row=2)
+    port.save()
+    assert run("draw", path, "--seed", 9).exit_code == 0
+    # a women's flight (played to its winner here, so it has a round 2)
+    first = next(r for r in rows(path, "对阵")[1:] if r[1] == "资格赛" and r[8] is not None
+                 and r[2].startswith("女"))
+    gone, other = first[6], first[8]
+    res = run("withdraw", path, "--group", GROUP, "--team", gone, "--after-round", 0,
+              "--keep", "--reason", "临时退赛")
+    assert res.exit_code == 0, res.output
+    _fill_match_results(path, random.Random(1), {})
+    assert run("draw", path, "--seed", 10).exit_code == 0
+    r2 = [r for r in rows(path, "对阵")[1:] if r[1] == "资格赛" and r[3] == 2]
+    assert any(other in (r[6], r[8]) for r in r2)
+    assert not any(gone in (r[6], r[8]) for r in r2)
+    r1 = next(r for r in rows(path, "对阵")[1:] if r[:5] == first[:5])
+    assert "弃权" in (r1[11] or "")
