@@ -181,17 +181,24 @@ class CoreEvent:
     def roster_value(self, g: Group, number, key: str):
         """The 报名 value ``key`` (``seed`` 种子, ``rating`` 等级分, ``gender`` …) of entrant
         ``number`` of ``g`` (``None`` when empty or unknown)."""
-        t = self.groups[g.id].teams.get(int(number))
-        r = self.roster
-        if t is None or key not in r.columns or t.get("roster_row") is None:
-            return None
-        try:
-            v = r.loc[int(t["roster_row"]), key]
-        except KeyError:
-            return None
-        if isinstance(v, pd.Series):
-            v = v.iloc[0]
-        return None if v is None or (isinstance(v, float) and v != v) else v
+        teams = self.groups[g.id].teams
+        cache = self._results_cache.setdefault(("roster_value", g.id, key), {})
+        if len(cache) != len(teams) + 1:  # (re)built once the group's numbers are known
+            r = self.roster
+            col = r[key] if key in r.columns else None
+            cache.clear()
+            for n, t in teams.items():
+                v = None
+                if col is not None and t.get("roster_row") is not None:
+                    try:
+                        v = col.loc[int(t["roster_row"])]
+                    except KeyError:
+                        v = None
+                    if isinstance(v, pd.Series):
+                        v = v.iloc[0]
+                cache[n] = None if v is None or (isinstance(v, float) and v != v) else v
+            cache[None] = None
+        return cache.get(int(number))
 
     def unit_of(self, g: Group, number) -> str | None:
         t = self.groups[g.id].teams.get(int(number))
