@@ -698,6 +698,59 @@ def _bracket_rows(ev: CoreEvent) -> list[list]:
     return out
 
 
+def _bracket_grid(ev: CoreEvent) -> tuple[int, list[list]]:
+    """(rounds, rows) of 签表图: every single-elimination bracket (parts SE and 3rd of
+    ``bracket_table``) drawn in cells, a block of rows per stage and pool (see
+    :func:`bianpai.workbooks.core_layouts.bracket_grid_layout`)."""
+    blocks: list[list[list]] = []
+    width = 0
+    for g in ev.reg.groups:
+        if g.derived is not None or not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            table = getattr(s.format, "bracket_table", None)
+            if table is None or not ev.entered(g, s):
+                continue
+            t = table(ev.state(g, s, with_standings=False))
+            t = t[t["part"].isin(["SE", "3rd"])]
+            if t.empty:
+                continue
+            keys = t["pool"].map(lambda v: "" if v is None or v != v else str(v))
+            for pool, sub in t.groupby(keys, sort=True):
+                main = sub[sub["part"] == "SE"]
+                rounds = sorted(main["bracket_round"].unique())
+                col_of = {r: i for i, r in enumerate(rounds)}
+                width = max(width, len(rounds))
+                cells: dict[tuple[int, int], tuple[str, str]] = {}
+                for rec in main.to_dict("records"):
+                    row = int(2 * rec["y"] - 1 + rec["slot"])
+                    cells[(row, col_of[rec["bracket_round"]])] = _grid_text(ev, g, rec)
+                n_rows = max((r for r, _ in cells), default=-1) + 1
+                third = sub[sub["part"] == "3rd"].to_dict("records")
+                if third:
+                    cells[(n_rows + 1, 0)] = ("三、四名决赛" if ev.lang == "zh" else "Third place", "")
+                    for rec in third:
+                        cells[(n_rows + 2 + rec["slot"], 0)] = _grid_text(ev, g, rec)
+                    n_rows += 4
+                p = pool or None
+                block = []
+                for r in range(n_rows):
+                    row = [ev.gname(g), ev.sname(s), p]
+                    for c in range(len(rounds)):
+                        name, score = cells.get((r, c), (None, None))
+                        row += [name, score]
+                    block.append(row)
+                blocks.append(block)
+    return width, [[*r, *([None] * (3 + 2 * width - len(r)))] for b in blocks for r in b]
+
+
+def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
+    e = rec["entrant"]
+    known = e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
+    name = f"{int(e)} {ev.name_of(g, int(e))}" if known else rec["text"]
+    return (("✓ " if rec["won"] else "") + name, rec["score"] or None)
+
+
 def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
     """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
     named stages, in order; places shared inside a part stay shared). Columns ``place``,
@@ -811,6 +864,9 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     brackets = _bracket_rows(ev)
     if brackets:
         c.write_generated(port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))
+    width, grid = _bracket_grid(ev)
+    if grid:
+        c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
     if final_rows:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
     state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"

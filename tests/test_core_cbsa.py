@@ -151,6 +151,13 @@ def test_qualifiers_to_the_final_and_the_awards(demo):
     assert bracket[0][:7] == ("组别", "阶段", "小组", "轮次", "场次", "号", "姓名/队名")
     champion = next(r for r in bracket[1:] if r[1] == "正赛第二阶段" and r[4] == "F" and r[8] == "✓")
     assert champion[6] == final[0][3]
+    # 签表图: the 8-player bracket in cells, round 3 (the final) in columns H/I, champion ✓
+    grid = rows(path, "签表图")
+    assert grid[0][3:5] == ("第1轮", "局数")
+    ko = [r for r in grid[1:] if r[1] == "正赛第二阶段"]
+    assert sum(1 for r in ko if r[3] and r[3][0] != "三") == 8 + 2  # 4 QFs + the 3rd-place match
+    assert [r[7] for r in ko if r[7]] in ([f"✓ {final[0][2]} {final[0][3]}", f"{final[1][2]} {final[1][3]}"],
+                                         [f"{final[1][2]} {final[1][3]}", f"✓ {final[0][2]} {final[0][3]}"])
     assert f"{GROUP} 总排名" in data and "最佳运动员 总排名" in data
 
 
