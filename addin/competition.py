@@ -191,6 +191,28 @@ class CoreEvent:
         t = self.groups[g.id].teams.get(int(number))
         return t["name"] if t else f"{number}号"
 
+    def roster_value(self, g: Group, number, key: str):
+        """The 报名 value ``key`` (``seed`` 种子, ``rating`` 等级分, ``gender`` …) of entrant
+        ``number`` of ``g`` (``None`` when empty or unknown)."""
+        teams = self.groups[g.id].teams
+        cache = self._results_cache.setdefault(("roster_value", g.id, key), {})
+        if len(cache) != len(teams) + 1:  # (re)built once the group's numbers are known
+            r = self.roster
+            col = r[key] if key in r.columns else None
+            cache.clear()
+            for n, t in teams.items():
+                v = None
+                if col is not None and t.get("roster_row") is not None:
+                    try:
+                        v = col.loc[int(t["roster_row"])]
+                    except KeyError:
+                        v = None
+                    if isinstance(v, pd.Series):
+                        v = v.iloc[0]
+                cache[n] = None if v is None or (isinstance(v, float) and v != v) else v
+            cache[None] = None
+        return cache.get(int(number))
+
     def unit_of(self, g: Group, number) -> str | None:
         t = self.groups[g.id].teams.get(int(number))
         return t["unit"] if t else None
@@ -217,10 +239,14 @@ class CoreEvent:
         """The first stage: every drawn team (pool and position from 抽签); later stages: the
         晋级 rows written by ``advance``."""
         gs = self.groups[g.id]
-        if s is g.stages[0] or s.entrants == "all":
+        if s is g.stages[0] or s.entrants in ("all", "unseeded"):
+            # "unseeded": the roster's entrants with a 种子 skip this stage (they enter a later
+            # one directly, EntrantRule.from_roster)
             return [StageEntrant(number=n, pool=t["pool"], seed=t["position"] or n,
-                                 unit=t["unit"], withdrawn_after=self.withdrawn_after(g, s, n))
-                    for n, t in sorted(gs.teams.items())]
+                                 unit=t["unit"], withdrawn_after=self.withdrawn_after(g, s, n),
+                                 rating=self.roster_value(g, n, "rating"))
+                    for n, t in sorted(gs.teams.items())
+                    if s.entrants != "unseeded" or self.roster_value(g, n, "seed") is None]
         e = self.entries
         if e is None or e.empty:
             return []
@@ -486,7 +512,8 @@ def _entrants_from_people(ev: CoreEvent) -> None:
         e = rows.get(key)
         if e is None:
             e = rows[key] = dict(group=g.name_zh, number=rec["number"], name=name, unit=rec["unit"],
-                                 seed=rec.get("seed"), note=None, players=[])
+                                 seed=rec.get("seed"), note=None, players=[],
+                                 gender=rec.get("gender"), rating=rec.get("rating"))
             index.append(row)
         elif rec["number"] is not None and e["number"] is not None and rec["number"] != e["number"]:
             ev.errors.append(InputError(f"“{name}”的序号与其队友不同（{e['number']}）",
@@ -500,8 +527,9 @@ def _entrants_from_people(ev: CoreEvent) -> None:
     for e in rows.values():
         pl = (e.pop("players") + [None] * 6)[:6]
         out.append({**e, **{f"player{i}": v for i, v in enumerate(pl, start=1)}, "captain": None})
+    # 性别 and 等级分 of the people roster stay readable (pool split by column, seeding by rating)
     df = pd.DataFrame(out, index=pd.Index(index, name="row"),
-                      columns=[c.key for c in K.ROSTER.columns]).astype(object)
+                      columns=[c.key for c in K.ROSTER.columns] + ["gender", "rating"]).astype(object)
     df = df.where(pd.notna(df), None)
     df.attrs = dict(p.attrs)
     ev.roster = df
@@ -738,6 +766,10 @@ def _read_typed(ev: CoreEvent) -> None:
     game_keys = [c.key for c in ev.lay.games.columns if c.key not in
                  {k.key for k in K.KEY_COLUMNS} | {"game"}]
     totals: dict[tuple, tuple[dict, str | None, str]] = {}
+    cells: dict[tuple, dict[str, str]] = {}
+    # values the draw writes (几局胜 …) do not make a row "typed"
+    prefilled = {c.key for g in ev.reg.groups for s in g.stages
+                 for c in s.scoring.entry_match_columns() if getattr(c, "prefill", False)}
     for row, rec in records(res_df):
         key = _match_key(ev, rec, res_df, row, rsheet)
         if key is None:
@@ -760,6 +792,7 @@ def _read_typed(ev: CoreEvent) -> None:
             continue
         totals[key] = ({k: rec.get(k) for k in value_keys}, rec["decision"],
                        f"{rsheet}!{cell_of(res_df, row, value_keys[0] if value_keys else 'decision')}")
+        cells[key] = {k: f"{rsheet}!{cell_of(res_df, row, k)}" for k in [*value_keys, "decision"]}
     games: dict[tuple, list[dict]] = {}
     where_g: dict[tuple, str] = {}
     for row, rec in records(games_df):
@@ -789,7 +822,7 @@ def _read_typed(ev: CoreEvent) -> None:
         vals, decision, where_t = totals.get(key, ({}, None, ""))
         rows = games.get(key, [])
         gdf = pd.DataFrame(rows).sort_values("game") if rows else pd.DataFrame(columns=["game"])
-        has_totals = any(v is not None for v in vals.values())
+        has_totals = any(v is not None for k, v in vals.items() if k not in prefilled)
         has_games = bool(rows) and gdf.drop(columns=["game", "_row"], errors="ignore").notna().any(axis=None)
         if has_totals and has_games:
             ev.errors.append(InputError("同一场比赛既在“成绩”表录入了总分，又在“逐局成绩”表录入了各局：只能二选一",
@@ -798,7 +831,8 @@ def _read_typed(ev: CoreEvent) -> None:
             continue
         ev.typed[key] = TypedMatch(games=gdf, totals=vals if has_totals else {},
                                    decision=decision, penalties=tuple(pens.get(key, ())),
-                                   where=tuple(w for w in (where_t, where_g.get(key, "")) if w))
+                                   where=tuple(w for w in (where_t, where_g.get(key, "")) if w),
+                                   cells=cells.get(key, {}))
 
 
 def rng_for(seed: int, *parts) -> random.Random:

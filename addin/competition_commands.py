@@ -242,7 +242,7 @@ def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
     for row, rec in records(r):
         n = int(rec["number"]) if rec["number"] is not None else next(it)
         teams.append(dict(number=n, name=rec["name"], unit=rec["unit"], roster_row=row,
-                          seed_rank=rec.get("seed")))
+                          seed_rank=rec.get("seed"), _rec=rec))
     teams.sort(key=lambda t: t["number"])
     first = g.stages[0]
     split = first.pools
@@ -250,6 +250,8 @@ def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
         for i, t in enumerate(teams, start=1):
             t["pool"], t["position"] = None, i
         return teams
+    if split.method == "by_column":
+        return _pools_by_column(ev, first, teams, rng)
     labels = split.pool_labels()
     k = len(labels)
     if split.method == "snake":
@@ -267,6 +269,41 @@ def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
     for lab, members in zip(labels, pools):
         for pos, t in enumerate(members, start=1):
             t["pool"], t["position"] = lab, pos
+    return teams
+
+
+def _pools_by_column(ev: CoreEvent, first: Stage, teams: list[dict], rng) -> list[dict]:
+    """PoolSplit ``by_column``: the entrants with value v in the roster column ``by`` dealt by
+    the seeded lot into the pools ``labels_by[v]`` (evenly, positions in dealing order); with
+    ``entrants: unseeded`` the roster's seeded entrants get no pool (they skip the stage). A
+    value with no pools is an error on its cell."""
+    split = first.pools
+    by, labels_by = split.by or "", split.labels_by or {}
+    sheet = ev.roster.attrs.get("sheet", K.ROSTER.zh)
+    errs = []
+    playing = []
+    for t in teams:
+        t["pool"], t["position"] = None, None
+        if first.entrants == "unseeded" and t["seed_rank"] is not None:
+            continue
+        v = t["_rec"].get(by)
+        v = None if v is None else str(v).strip()
+        if v not in labels_by:
+            errs.append(InputError(
+                f"“{t['name']}”的{by}“{v or ''}”不能分入{ev.sname(first)}的小组（应为："
+                + "、".join(labels_by) + "）",
+                f"{t['name']}: {by} {v!r} has no pool (expected one of {', '.join(labels_by)})",
+                sheet=sheet, cell=cell_of(ev.roster, t["roster_row"], by)))
+            continue
+        playing.append((v, t))
+    if errs:
+        raise InputErrors(errs)
+    for v, labs in labels_by.items():
+        members = [t for w, t in playing if w == v]
+        rng.shuffle(members)
+        for i, t in enumerate(members):
+            t["pool"] = labs[i % len(labs)]
+            t["position"] = i // len(labs) + 1
     return teams
 
 
@@ -430,12 +467,24 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
 def _append_entry_rows(ev: CoreEvent, new) -> None:
     port, lang = ev.port, ev.lang
     res_rows, game_rows = [], []
+    states: dict[tuple, Any] = {}
+    rkeys = [col.key for col in ev.lay.results.columns]
     for g, s, m in new:
         if m.is_bye:
             continue
         key = [ev.gname(g), ev.sname(s), m.pool, m.round, m.table]
         n_res = len(ev.lay.results.columns)
-        res_rows.append(key + [m.sides[0], m.sides[1]] + [None] * (n_res - 7))
+        row = key + [m.sides[0], m.sides[1]] + [None] * (n_res - 7)
+        # values the format knows at the draw (几局胜 of this round …)
+        prefill = getattr(s.format, "entry_prefill", None)
+        if prefill is not None:
+            st = states.get((g.id, s.id))
+            if st is None:
+                st = states[(g.id, s.id)] = ev.state(g, s, with_standings=False)
+            for k, v in prefill(m, st).items():
+                if k in rkeys:
+                    row[rkeys.index(k)] = v
+        res_rows.append(row)
         for k in range(1, s.scoring.games_per_match + 1):
             game_rows.append(key + [k] + [None] * (len(ev.lay.games.columns) - 6))
     for layout, rows in ((ev.lay.results, res_rows), (ev.lay.games, game_rows)):
@@ -455,10 +504,14 @@ def _append_entry_rows(ev: CoreEvent, new) -> None:
 
 def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict], list[str]]:
     """Entrants of ``s`` from its rules: ``(rows, waiting)``; ``waiting`` names source stages
-    not finished yet."""
-    rows: list[dict] = []
+    not finished yet. Rules fill the stage in order (the first rule's entrants take the first
+    numbers); within a rule the order is its ``positions``."""
     waiting: list[str] = []
+    blocks: list[tuple[Any, list[dict]]] = []
     for rule in s.entrants if isinstance(s.entrants, list) else []:
+        if rule.from_roster == "seeded":
+            blocks.append((rule, _roster_seeded(ev, g, s, rule)))
+            continue
         src = g.stage(rule.from_stage)
         if not ev.finished(g, src):
             waiting.append(ev.sname(src))
@@ -477,33 +530,105 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
             else:
                 pl = pl.sort_values(["place"], kind="stable")
                 pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
+        for col, val in (rule.where or {}).items():
+            if col not in pl.columns:
+                raise RuleError(f"{ev.sname(src)}的名次表没有“{col}”列", f"no placings column {col!r}")
+            pl = pl[pl[col].astype(str) == str(val)]
         totals = {}
         if rule.carry_over is not None:
             for p in st.pools():
                 tab = st.standings[p]
                 totals.update({int(e): v for e, v in zip(tab["entrant"], tab["match_points"])})
+        blk = []
         for rec in pl.to_dict("records"):
             carry = Decimal("0")
             if rule.carry_over is not None:
                 co = rule.carry_over
                 carry = carry_over(totals.get(int(rec["entrant"]), 0), co.fraction, co.plus)
-            rows.append(dict(number=int(rec["entrant"]), from_stage=src, from_pool=rec["pool"],
-                             from_place=int(rec["place"]), carry=carry,
-                             join_round=rule.join_round, positions=rule.positions,
-                             clause=rule.clause or s.clause))
+            blk.append(dict(number=int(rec["entrant"]), from_stage=src, from_pool=rec["pool"],
+                            from_place=int(rec["place"]), carry=carry,
+                            join_round=rule.join_round, positions=rule.positions,
+                            clause=rule.clause or s.clause))
+        if rule.positions == "seed_by":
+            blk = _seed_by(ev, g, s, src, st, rule, blk, seed, len(blocks))
+        blocks.append((rule, blk))
+    rows = [r for _, blk in blocks for r in blk]
     if waiting or not rows:
         return rows, waiting
-    pool_order = {p: i for i, p in enumerate(dict.fromkeys(r["from_pool"] for r in rows))}
-    if rows[0]["positions"] == "lot":
-        rng_for(seed, g.id, s.id, "positions").shuffle(rows)
-    else:
-        rows.sort(key=lambda r: (r["from_place"], pool_order[r["from_pool"]]))
+    single = len(blocks) == 1
+    for i, (rule, blk) in enumerate(blocks):
+        if rule.from_roster or rule.positions == "seed_by":
+            continue
+        if rule.positions == "lot":
+            # one rule: the lot of earlier versions (same seed → same numbers)
+            rng_for(seed, g.id, s.id, "positions", *(() if single else (i,))).shuffle(blk)
+        else:
+            pool_order = {p: j for j, p in enumerate(dict.fromkeys(r["from_pool"] for r in blk))}
+            blk.sort(key=lambda r: (r["from_place"], pool_order[r["from_pool"]]))
+    rows = [r for _, blk in blocks for r in blk]
     labels = s.pools.pool_labels() if s.pools else [None]
+    if s.pools is not None and s.pools.method == "snake" and len(blocks) > 1:
+        # the first rule's entrants snaked into position 1, 2 … of the pools, the rest (already
+        # in lot order) dealt to the pools with the fewest members
+        k = len(labels)
+        members: list[list[dict]] = [[] for _ in labels]
+        first = blocks[0][1]
+        for i, r in enumerate(first):
+            lap, j = divmod(i, k)
+            members[j if lap % 2 == 0 else k - 1 - j].append(r)
+        for r in rows[len(first):]:
+            members[min(range(k), key=lambda j: (len(members[j]), j))].append(r)
+        for lab, ms in zip(labels, members):
+            for pos, r in enumerate(ms, start=1):
+                r["pool"], r["position"] = lab, pos
+        return [r for ms in members for r in ms], waiting
     size = -(-len(rows) // len(labels))
     for i, r in enumerate(rows):
         r["pool"] = labels[i // size]
         r["position"] = i % size + 1
     return rows, waiting
+
+
+def _roster_seeded(ev: CoreEvent, g: Group, s: Stage, rule) -> list[dict]:
+    """``from_roster: seeded``: the roster's entrants with a 种子, in 种子 order (``places``
+    caps the range of that order)."""
+    gs = ev.groups[g.id]
+    seeded = sorted((int(ev.roster_value(g, n, "seed")), n) for n in gs.teams
+                    if ev.roster_value(g, n, "seed") is not None)
+    lo = rule.places.first if rule.places else 1
+    hi = (rule.places.last if rule.places else None) or 10**6
+    return [dict(number=n, from_stage=None, from_pool=None, from_place=sd, carry=Decimal("0"),
+                 join_round=rule.join_round, positions="seed", clause=rule.clause or s.clause)
+            for i, (sd, n) in enumerate(seeded, start=1) if lo <= i <= hi]
+
+
+def _seed_by(ev: CoreEvent, g: Group, s: Stage, src: Stage, st, rule, blk: list[dict],
+             seed: int, index: int) -> list[dict]:
+    """``blk`` ordered by ``rule.seed_by``: registered criteria over the source stage's results
+    (胜率 …), ``rating`` (报名 等级分, higher first), ``seed`` (报名 种子, smaller first),
+    ``lots``; an entrant without a value comes after those with one."""
+    from bianpai.engines import core as core_engine  # noqa: PLC0415
+    from bianpai.engines.standings import CRITERIA  # noqa: PLC0415
+    members = [r["number"] for r in blk]
+    rows = core_engine.entrant_rows(st.results.values(), members)
+    lot = rng_for(seed, g.id, s.id, "seed_by", index)
+    lots = {n: lot.random() for n in sorted(members)}
+    keys: dict[int, list] = {n: [] for n in members}
+    for name in rule.seed_by or ["lots"]:
+        if name == "lots":
+            vals, desc = lots, False
+        elif name in ("rating", "seed"):
+            vals = {n: ev.roster_value(g, n, name) for n in members}
+            desc = name == "rating"
+        elif name in CRITERIA:
+            crit = CRITERIA[name]
+            vals, desc = crit.compute(members, rows, {}), crit.descending
+        else:
+            raise RuleError(f"未知的排序依据“{name}”（{ev.sname(s)}）", f"unknown seed_by key {name!r}")
+        for n in members:
+            v = vals.get(n)
+            keys[n].append((1, 0) if v is None else (0, -Decimal(str(v)) if desc else Decimal(str(v))))
+    return sorted(blk, key=lambda r: keys[r["number"]])
 
 
 def core_advance(port: WorkbookPort, *, seed: int | None = None):
@@ -528,9 +653,12 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
                 break
             for r in rows:
                 # the seed the source ranking's lots used, so the places stay as taken
-                rseed = ev.stage_seed(g, r["from_stage"])
+                src = r["from_stage"]
+                rseed = ev.stage_seed(g, src) if src is not None else None
                 new_rows.append([ev.gname(g), ev.sname(s), r["number"], ev.name_of(g, r["number"]),
-                                 r["pool"], r["position"], ev.sname(r["from_stage"]), r["from_pool"],
+                                 r["pool"], r["position"],
+                                 ev.sname(src) if src is not None else K.ROSTER.name(ev.lang),
+                                 r["from_pool"],
                                  r["from_place"], r["carry"], r["join_round"],
                                  "" if rseed is None else str(rseed), r["clause"]])
             done.append(f"{ev.gname(g)}{ev.sname(s)} {len(rows)} 队")
@@ -639,10 +767,91 @@ def _crosstable(ev: CoreEvent) -> list[list]:
     return out
 
 
+def _bracket_rows(ev: CoreEvent) -> list[list]:
+    """Rows of 签表 for every entered stage whose format draws a bracket (``bracket_table``):
+    one row per slot, in round and bracket order, names for numbers, 轮空 / 待定 placeholders."""
+    out = []
+    for g in ev.reg.groups:
+        if g.derived is not None or not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            table = getattr(s.format, "bracket_table", None)
+            if table is None or not ev.entered(g, s):
+                continue
+            t = table(ev.state(g, s, with_standings=False))
+            t = t.sort_values(["pool", "round", "y", "slot"], key=lambda c: c.astype(str)
+                              if c.name == "pool" else c, kind="stable")
+            for rec in t.to_dict("records"):
+                e = rec["entrant"]
+                known = e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
+                out.append([ev.gname(g), ev.sname(s), rec["pool"],
+                            rec["round_zh"] if ev.lang == "zh" else rec["round_en"], rec["label"],
+                            int(e) if known else None,
+                            ev.name_of(g, int(e)) if known else rec["text"], rec["score"] or None,
+                            "✓" if rec["won"] else None, rec["next"] or None])
+    return out
+
+
+def _bracket_grid(ev: CoreEvent) -> tuple[int, list[list]]:
+    """(rounds, rows) of 签表图: every single-elimination bracket (parts SE and 3rd of
+    ``bracket_table``) drawn in cells, a block of rows per stage and pool (see
+    :func:`bianpai.workbooks.core_layouts.bracket_grid_layout`)."""
+    blocks: list[list[list]] = []
+    width = 0
+    for g in ev.reg.groups:
+        if g.derived is not None or not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            table = getattr(s.format, "bracket_table", None)
+            if table is None or not ev.entered(g, s):
+                continue
+            t = table(ev.state(g, s, with_standings=False))
+            t = t[t["part"].isin(["SE", "3rd"])]
+            if t.empty:
+                continue
+            keys = t["pool"].map(lambda v: "" if v is None or v != v else str(v))
+            for pool, sub in t.groupby(keys, sort=True):
+                main = sub[sub["part"] == "SE"]
+                rounds = sorted(main["bracket_round"].unique())
+                col_of = {r: i for i, r in enumerate(rounds)}
+                width = max(width, len(rounds))
+                cells: dict[tuple[int, int], tuple[str, str]] = {}
+                for rec in main.to_dict("records"):
+                    row = int(2 * rec["y"] - 1 + rec["slot"])
+                    cells[(row, col_of[rec["bracket_round"]])] = _grid_text(ev, g, rec)
+                n_rows = max((r for r, _ in cells), default=-1) + 1
+                third = sub[sub["part"] == "3rd"].to_dict("records")
+                if third:
+                    cells[(n_rows + 1, 0)] = ("三、四名决赛" if ev.lang == "zh" else "Third place", "")
+                    for rec in third:
+                        cells[(n_rows + 2 + rec["slot"], 0)] = _grid_text(ev, g, rec)
+                    n_rows += 4
+                p = pool or None
+                block = []
+                for r in range(n_rows):
+                    row = [ev.gname(g), ev.sname(s), p]
+                    for c in range(len(rounds)):
+                        name, score = cells.get((r, c), (None, None))
+                        row += [name, score]
+                    block.append(row)
+                blocks.append(block)
+    return width, [[*r, *([None] * (3 + 2 * width - len(r)))] for b in blocks for r in b]
+
+
+def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
+    e = rec["entrant"]
+    known = e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
+    name = f"{int(e)} {ev.name_of(g, int(e))}" if known else rec["text"]
+    return (("✓ " if rec["won"] else "") + name, rec["score"] or None)
+
+
 def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
     """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
     named stages, in order; places shared inside a part stay shared). Columns ``place``,
-    ``number``, ``source``, ``explanation``; ``None`` while a stage is unfinished."""
+    ``number``, ``source``, ``explanation``; ``None`` while a stage is unfinished. A derived
+    group (``group.derived``) ranks the source group's entrants by a summed result value."""
+    if g.derived is not None:
+        return _derived_standings(ev, g)
     if not all(ev.finished(g, s) for s in g.stages):
         return None
     parts = g.final_ranking or []
@@ -668,6 +877,41 @@ def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
     return pd.DataFrame(rows, columns=["place", "number", "source", "explanation"])
 
 
+def _source_group(ev: CoreEvent, g: Group) -> Group:
+    """The group whose entrants ``g`` ranks (itself unless derived)."""
+    return ev.reg.group(g.derived.from_group) if g.derived is not None else g
+
+
+def _derived_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
+    """``group.derived``: the source group's entrants by the sum of the result value
+    ``derived.value`` over ``derived.stages`` (higher first, equal sums share the place; sums
+    ≤ ``min_value`` unranked). ``None`` while one of those stages is unfinished."""
+    d = g.derived
+    og = ev.reg.group(d.from_group)
+    if not ev.groups[og.id].drawn:
+        return None
+    stages = [og.stage(x) for x in d.stages]
+    if not all(ev.finished(og, s) for s in stages):
+        return None
+    total: dict[int, Decimal] = {}
+    for s in stages:
+        for r in ev.results(og, s).values():
+            vals = r.values.get(d.value)
+            if vals is None:
+                continue
+            for e, v in zip(r.match.sides, vals):
+                if e is not None and v is not None:
+                    total[int(e)] = total.get(int(e), Decimal(0)) + Decimal(str(v))
+    order = sorted(((v, n) for n, v in total.items() if v > d.min_value), key=lambda t: (-t[0], t[1]))
+    rows, prev = [], None
+    for i, (v, n) in enumerate(order, start=1):
+        place = rows[-1]["place"] if prev == v else i
+        prev = v
+        rows.append(dict(place=place, number=n, source=ev.gname(g),
+                         explanation=f"{'、'.join(ev.sname(s) for s in stages)}合计 {_num(v)}"))
+    return pd.DataFrame(rows, columns=["place", "number", "source", "explanation"])
+
+
 def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | None = None):
     """计算排名: 排名 (every entered stage, per pool: 场数, 胜平负, each criterion of the chain and
     说明), the 对阵 results column, and 总排名 of every finished group. Award sheets built from an
@@ -679,7 +923,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     rows, data, final_rows = [], {}, []
     missing = 0
     for g in ev.reg.groups:
-        if not ev.groups[g.id].drawn:
+        if not ev.groups[_source_group(ev, g).id].drawn:
             continue
         for s in g.stages:
             if not ev.entered(g, s):
@@ -694,9 +938,10 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                  "explanation": r[-1]} for r in part]
         fs = core_final_standings(ev, g)
         if fs is not None:
+            og = _source_group(ev, g)
             for rec in fs.to_dict("records"):
-                final_rows.append([ev.gname(g), rec["place"], rec["number"], ev.name_of(g, rec["number"]),
-                                   ev.unit_of(g, rec["number"]), rec["source"], rec["explanation"]])
+                final_rows.append([ev.gname(g), rec["place"], rec["number"], ev.name_of(og, rec["number"]),
+                                   ev.unit_of(og, rec["number"]), rec["source"], rec["explanation"]])
             data[f"{ev.gname(g)} 总排名"] = [
                 {"place": r[1], "number": r[2], "name": r[3], "source": r[5], "explanation": r[6]}
                 for r in final_rows if r[0] == ev.gname(g)]
@@ -716,6 +961,12 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         c.write_generated(port, K.crosstable_layout(ev.crosstable_width), _crosstable(ev), ev.lang,
                           break_on=(0, 1, 2))
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
+    brackets = _bracket_rows(ev)
+    if brackets:
+        c.write_generated(port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))
+    width, grid = _bracket_grid(ev)
+    if grid:
+        c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
     if final_rows:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
     state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
@@ -745,21 +996,24 @@ def core_awards(port: WorkbookPort):
         raise RuleError("本规程没有奖励设置", "this regulation has no awards")
     parts, entries, errs = [], {}, []
     for g in ev.reg.groups:
-        if not ev.groups[g.id].drawn:
+        og = _source_group(ev, g)
+        if not ev.groups[og.id].drawn:
             continue
         fs = core_final_standings(ev, g)
         if fs is None:
-            left = [ev.sname(s) for s in g.stages if not ev.finished(g, s)]
+            left = [ev.sname(s) for s in og.stages if not ev.finished(og, s)]
             errs.append(InputError(f"{ev.gname(g)}尚未结束（{'、'.join(left)}未完成），不能分配奖励",
                                    f"{g.name_en or g.id} is not over: no awards yet",
                                    sheet=ev.sheet(K.SCHEDULE)))
             continue
-        entries[g.name_zh] = len(ev.groups[g.id].teams)
+        entries[g.name_zh] = len(ev.groups[og.id].teams)
+        # person_id: one key per entrant across a group and the groups derived from it
         parts.append(pd.DataFrame({
             "group": g.name_zh, "place": fs["place"],
-            "entrant_id": [f"{g.id}#{n}" for n in fs["number"]],
-            "name": [ev.name_of(g, n) for n in fs["number"]],
-            "unit": [ev.unit_of(g, n) for n in fs["number"]]}))
+            "entrant_id": [f"{og.id}#{n}" for n in fs["number"]],
+            "person_id": [f"{og.id}#{n}" for n in fs["number"]],
+            "name": [ev.name_of(og, n) for n in fs["number"]],
+            "unit": [ev.unit_of(og, n) for n in fs["number"]]}))
     if errs:
         raise InputErrors(errs)
     if not parts:

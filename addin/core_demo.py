@@ -19,6 +19,7 @@ from rich.table import Table
 from bianpai.addin import commands
 from bianpai.engines.errors import RuleError
 from bianpai.templates.presets_io import load_preset
+from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from bianpai.workbooks.tables import find_sheet
@@ -54,6 +55,91 @@ def _roster(reg, seed: int, fields: dict[str, int] | None = None
                 people.append([name, p, rng.choice(["男", "女"]), born, None, None])
             roster.append([g.name_zh, None, name, unit, *(players + [None] * 6)[:6], None, None, None])
     return roster, people
+
+
+def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list[list]:
+    """报名 rows of a people roster (one row per person: 组别, 队名/组合, 序号, 姓名, 性别, 出生日期,
+    证件号, 单位, 角色, 备注, 种子, 等级分) for the individual groups that are played (a derived
+    group has no entries). The first stage's pool column (``PoolSplit.by``) gets its values in
+    proportion to their pools; the first K entrants get 种子 1…K when a stage takes K seeded
+    roster entrants (``EntrantRule.from_roster``); about half have a 等级分."""
+    rng = random.Random(seed)
+    day = reg.event_date or dt.date.today()
+    rows = []
+    for g in reg.groups:
+        if g.derived is not None or not g.stages:
+            continue
+        n = (fields or {}).get(g.id) or g.entries or 16
+        split = g.stages[0].pools
+        by = split.by if split is not None and split.method == "by_column" else None
+        cycle = [v for v, labs in (split.labels_by or {}).items() for _ in labs] if by else []
+        seeds = 0
+        for s in g.stages:
+            for rule in s.entrants if isinstance(s.entrants, list) else []:
+                if rule.from_roster == "seeded":
+                    seeds = max(seeds, (rule.places.last if rule.places and rule.places.last else 0))
+        seen: set[str] = set()
+        for i in range(n):
+            p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
+            while p in seen:
+                p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
+            seen.add(p)
+            rec = {"group": g.name_zh, "team": None, "number": None, "name": p,
+                   "gender": rng.choice(["男", "女"]),
+                   "birth_date": dt.date(day.year - rng.randint(18, 50), rng.randint(1, 12),
+                                         rng.randint(1, 28)),
+                   "id_number": None, "unit": CITIES[i % len(CITIES)], "role": None, "note": None,
+                   "seed": i + 1 if i < seeds else None,
+                   "rating": rng.randint(100, 5000) if rng.random() < 0.5 else None}
+            if by:
+                rec[by] = cycle[i % len(cycle)]
+            rows.append([rec.get(c.key) for c in L.ROSTER_PEOPLE.columns])
+    return rows
+
+
+def _fill_match_results(out: Path, rng: random.Random, strength: dict) -> int:
+    """Simulated values in every 成绩 row not typed yet, for scorings typed per match
+    (``games_per_match`` 0): the scoring's ``simulate_match(rng, strengths, prefilled)`` (else
+    its first ``simulate`` row)."""
+    from bianpai.addin.competition import load_core_event  # noqa: PLC0415
+    port = OpenpyxlPort(out, command="demo-results")
+    ev = load_core_event(port)
+    name = find_sheet(port, ev.lay.results)
+    if name is None:
+        return 0
+    grid = port.read_values(name)
+    keys = [c.key for c in ev.lay.results.columns]
+    sched = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): r
+             for r in ev.schedule.to_dict("records")}
+    filled = 0
+    for i, row in enumerate(grid[1:], start=1):
+        row = list(row) + [None] * (len(keys) - len(row))
+        grid[i] = row
+        g = ev.group_of(row[0])
+        s = ev.stage_of(g, row[1]) if g else None
+        if s is None or s.scoring.games_per_match:
+            continue
+        cols = {c.key: c for c in s.scoring.entry_match_columns()}
+        typed = [k for k, c in cols.items() if not c.prefill]
+        if any(row[keys.index(k)] not in (None, "") for k in typed if k in keys) \
+                or row[keys.index("decision")] not in (None, ""):
+            continue
+        m = sched.get((g.id, s.id, row[2], row[3], row[4]))
+        if m is None or any(x is not None and (w := ev.withdrawn_after(g, s, int(x))) is not None
+                            and int(row[3]) > w for x in (m["side0"], m["side1"])):
+            continue  # a withdrawn player's match is a forfeit: nothing to type
+        st = tuple(strength.setdefault((g.id, x), rng.gauss(0, 1)) for x in (m["side0"], m["side1"]))
+        pre = {k: row[keys.index(k)] for k, c in cols.items() if c.prefill and k in keys}
+        sim = getattr(s.scoring, "simulate_match", None)
+        vals = sim(rng, st, pre) if sim else s.scoring.simulate(rng, st, 1)[0]
+        for k, v in vals.items():
+            if k in keys:
+                row[keys.index(k)] = v
+        filled += 1
+    if filled:
+        port.append_rows(name, grid[1:], start_row=2)
+        port.save()
+    return filled
 
 
 def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
@@ -111,13 +197,39 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
     return filled
 
 
-def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console | None = None,
-                  fields: dict[str, int] | None = None) -> dict:
+def _bracket_pictures(out: Path) -> list[Path]:
+    """A PNG beside the workbook for every bracket stage played as one bracket (no pools):
+    :func:`bianpai.workbooks.bracket_picture.render_bracket` of its ``bracket_table``."""
+    from bianpai.addin.competition import load_core_event  # noqa: PLC0415
+    from bianpai.workbooks.bracket_picture import render_bracket  # noqa: PLC0415
+    ev = load_core_event(OpenpyxlPort(out, command="demo-pictures"))
+    paths = []
+    for g in ev.reg.groups:
+        if g.derived is not None or not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            table = getattr(s.format, "bracket_table", None)
+            if table is None or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s, with_standings=False)
+            if st.pools() != [None]:
+                continue
+            names = {n: t["name"] for n, t in ev.groups[g.id].teams.items()}
+            path = out.with_name(f"{out.stem}-{g.id}-{s.id}.png")
+            paths.append(render_bracket(table(st), path, names=names,
+                                        title=f"{ev.reg.title_zh} {ev.gname(g)}{ev.sname(s)}"))
+    return paths
+
+
+def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | None = None,
+                  fields: dict[str, int] | None = None, pictures: bool = True) -> dict:
     """Run a core preset end to end; returns the ``rank`` data (standings per group/stage and
-    the final ranking per group). ``fields``: entries per group id instead of the 规程's (a
-    smaller field for tests). Raises ``BianpaiError`` when a step fails."""
+    the final ranking per group). ``preset``: a preset id or a ``Regulation`` (e.g. a preset
+    with reduced settings for a test). ``fields``: entries per group id instead of the 规程's (a
+    smaller field for tests). ``pictures``: a bracket PNG beside the workbook per single-bracket
+    stage. Raises ``BianpaiError`` when a step fails."""
     console = console or Console()
-    reg = load_preset(preset)
+    reg = load_preset(preset) if isinstance(preset, str) else preset
     out = Path(out)
     if out.exists():
         from bianpai.workbooks.backups import push  # noqa: PLC0415
@@ -127,12 +239,18 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
     commands.build_workbook(port, reg)
     console.print(f"[green]✓[/] 新建工作簿 {out}（{reg.title_zh}）")
     port = OpenpyxlPort(out, command="demo-roster")
-    roster, people = _roster(reg, seed, fields)
-    from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
-    port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
-    port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
-    port.save()
-    console.print(f"[green]✓[/] 报名：{len(roster)} 队，{len(people)} 名队员")
+    if reg.roster_layout == "people":
+        people = _people_roster(reg, seed, fields)
+        port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), people, start_row=2)
+        port.save()
+        console.print(f"[green]✓[/] 报名：{len(people)} 人")
+    else:
+        roster, people = _roster(reg, seed, fields)
+        from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
+        port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
+        port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
+        port.save()
+        console.print(f"[green]✓[/] 报名：{len(roster)} 队，{len(people)} 名队员")
     res = commands.check(OpenpyxlPort(out, command="check"))
     console.print(f"[green]✓[/] {res.summary_zh}")
     rng = random.Random(seed + 1)
@@ -149,9 +267,14 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
                 continue
             break
         console.print(f"[green]✓[/] {res.summary_zh}")
-        _fill_results(out, rng, strength)
+        if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
+            _fill_results(out, rng, strength)
+        _fill_match_results(out, rng, strength)
     res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
     console.print(f"[green]✓[/] {res.summary_zh}")
+    if pictures:
+        for path in _bracket_pictures(out):
+            console.print(f"[green]✓[/] 签表图 {path}")
     if reg.awards is not None:
         ares = commands.awards(OpenpyxlPort(out, command="awards"))
         console.print(f"[green]✓[/] {ares.summary_zh}")
@@ -161,8 +284,13 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
         t = Table(title=f"{title} / final ranking")
         for col in ("名次", "队号", "队名", "名次来源"):
             t.add_column(col)
-        for r in rows:
-            t.add_row(str(r["place"]), str(r.get("team", r.get("number"))), str(r["name"]), str(r["source"]))
+        # a large field shows its top (the podium and the prize places); the sheet has them all
+        shown = rows if len(rows) <= 40 else [r for r in rows if r["place"] <= 8]
+        for r in shown:
+            t.add_row(str(r["place"]), str(r.get("team", r.get("number"))), str(r["name"]),
+                      str(r["source"]))
+        if len(shown) < len(rows):
+            t.add_row("…", "", f"（共 {len(rows)} 名，见“总排名”表）", "")
         console.print(t)
     console.print(f"[bold]已保存[/] {out.resolve()}")
     return res.data

@@ -248,7 +248,8 @@ class EntryColumn:
     ``key``: the name ``score`` reads; ``zh``/``en``: header titles; ``kind``: a
     ``bianpai.workbooks.layouts`` column kind (``text``, ``int``, ``decimal``, ``code``);
     ``choices``: dropdown values for ``code`` columns; ``side``: the side index the column
-    belongs to (``{side}`` in titles is replaced by the format's side label), or ``None``.
+    belongs to (``{side}`` in titles is replaced by the format's side label), or ``None``;
+    ``prefill``: the draw writes it (see below).
     """
 
     key: str
@@ -258,6 +259,9 @@ class EntryColumn:
     choices: tuple[str, ...] | None = None
     width: float = 8
     side: int | None = None
+    #: written by the draw (the format's ``entry_prefill``, e.g. 几局胜), so a row holding only
+    #: prefilled values counts as not typed yet
+    prefill: bool = False
 
 
 @dataclass(frozen=True)
@@ -277,6 +281,8 @@ class TypedMatch:
     decision: str | None = None
     penalties: tuple[tuple[int, str, Decimal], ...] = ()
     where: tuple[str, ...] = ()
+    #: per-match value key → its cell (``"成绩!H12"``), for errors naming the exact cell
+    cells: dict[str, str] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:

@@ -579,7 +579,9 @@ class _Bracket(BaseModel):
     """Shared settings and machinery of the bracket formats."""
 
     #: frames to win per stage round (index 0 = round 1; the last value repeats)
-    races: list[int] | None = Field(default=None, description="每轮局数（几局胜），按轮次")
+    #: a list for every pool, or a mapping pool label → list (e.g. men's flights 9, women's 7)
+    races: list[int] | dict[str, list[int]] | None = Field(
+        default=None, description="每轮局数（几局胜），按轮次；可按小组分别设定")
     loser_order: Literal["shared", "frames"] = Field(
         "shared", description="同轮出局者名次：并列，或按所负场次的得局数排序")
     clause: str | None = None
@@ -592,8 +594,19 @@ class _Bracket(BaseModel):
     annul_results: ClassVar[bool] = False
 
     # -- to be provided by subclasses
-    def _pool_nodes(self, n: int) -> list[Node]:  # pragma: no cover - abstract
+    def _pool_nodes(self, n: int, pool: str | None = None) -> list[Node]:  # pragma: no cover
         raise NotImplementedError
+
+    def _races_of(self, pool) -> list[int] | None:
+        """The ``races`` list of ``pool`` (a mapping is looked up by the pool label)."""
+        if isinstance(self.races, dict):
+            return self.races.get(str(pool)) if pool is not None else None
+        return self.races
+
+    def entry_prefill(self, match: Match, state: StageState) -> dict[str, Any]:
+        """Values the draw writes into the match's 成绩 row: ``race`` (几局胜) when known."""
+        race = self.race_for(match, state)
+        return {"race": race} if race else {}
 
     def _seat_of(self, state: StageState, pool, rng=None) -> dict[int, int]:
         ents = state.pool_entrants(pool)
@@ -604,7 +617,7 @@ class _Bracket(BaseModel):
                    rng: random.Random | None = None) -> Resolution:
         """The :class:`Resolution` of ``pool`` (pure)."""
         ents = state.pool_entrants(pool)
-        return resolve(self._pool_nodes(len(ents)), ents, state.matches, state.results,
+        return resolve(self._pool_nodes(len(ents), pool), ents, state.matches, state.results,
                        seat_of=self._seat_of(state, pool, rng), pool=pool)
 
     def _emit(self, res: Resolution, rnd: int, pool) -> list[Match]:
@@ -673,15 +686,16 @@ class _Bracket(BaseModel):
 
     def total_rounds(self, state: StageState) -> int | None:
         """The last stage round of the largest pool's bracket."""
-        rounds = [max((n.round for n in self._pool_nodes(len(state.pool_entrants(p)))),
+        rounds = [max((n.round for n in self._pool_nodes(len(state.pool_entrants(p)), p)),
                       default=0) for p in state.pools()]
         return max(rounds, default=0)
 
     def race_for(self, match: Match, state: StageState | None = None) -> int | None:
         """Frames to win in ``match`` (from ``races`` by round; ``None`` when not set)."""
-        if not self.races:
+        races = self._races_of(match.pool)
+        if not races:
             return None
-        return self.races[min(match.round, len(self.races)) - 1]
+        return races[min(match.round, len(races)) - 1]
 
     def bracket_table(self, state: StageState) -> pd.DataFrame:
         """Every slot of the bracket with placeholders: see :func:`bracket_table`."""
@@ -761,7 +775,9 @@ class SingleElimination(_Bracket):
         "standard", description="签位：标准种子位 / 混抽入位 / 每轮抽签选择对手")
     odd_bye: Literal["lot", "best_seed"] = Field(
         "lot", description="每轮抽签时人数为奇数：轮空者抽签产生，或给种子最好者")
-    stop_when_remaining: int | None = Field(None, ge=1, description="剩余人数达到此数即结束（晋级）")
+    #: K for every pool, or a mapping pool label → K (CBSA flights 1–2 stop at 16, 3–4 at 32)
+    stop_when_remaining: int | dict[str, int] | None = Field(
+        None, description="剩余人数达到此数即结束（晋级）；可按小组分别设定")
     third_place: bool = Field(False, description="设三、四名决赛")
     races_from_final: list[int] | None = Field(None, description="局数（几局胜），自决赛往前")
     third_place_race: int | None = None
@@ -769,7 +785,11 @@ class SingleElimination(_Bracket):
 
     @model_validator(mode="after")
     def _check(self) -> "SingleElimination":
-        if self.third_place and self.stop_when_remaining not in (None, 1):
+        stops = (self.stop_when_remaining.values() if isinstance(self.stop_when_remaining, dict)
+                 else [self.stop_when_remaining])
+        if any(k is not None and k < 1 for k in stops):
+            raise RuleError("剩余人数须至少为 1", "the number remaining must be at least 1")
+        if self.third_place and any(k not in (None, 1) for k in stops):
             raise RuleError("提前结束（剩余K人）的淘汰赛不设三、四名决赛",
                             "a stage that stops with K remaining has no third-place match")
         if self.bracket_size is not None and self.bracket_size & (self.bracket_size - 1):
@@ -785,9 +805,16 @@ class SingleElimination(_Bracket):
             raise RuleError(f"参赛 {n} 人多于签位 {size}", f"{n} entrants exceed {size} slots")
         return size
 
-    def _rounds_to_play(self, n: int, size: int) -> int:
-        total = int(math.log2(size))
+    def stop_at(self, pool: str | None = None) -> int:
+        """K of ``pool``: the stage ends when K remain (1 = play to the final)."""
         k = self.stop_when_remaining
+        if isinstance(k, dict):
+            return int(k.get(str(pool), 1)) if pool is not None else 1
+        return k or 1
+
+    def _rounds_to_play(self, n: int, size: int, pool: str | None = None) -> int:
+        total = int(math.log2(size))
+        k = self.stop_at(pool)
         if not k or k == 1:
             return total
         # survivors after round r = non-empty subtrees of 2^r slots
@@ -802,9 +829,10 @@ class SingleElimination(_Bracket):
         raise RuleError(f"{n} 人的标准签表不能恰好剩下 {k} 人", f"a standard bracket of {n} "
                         f"entrants never leaves exactly {k}")
 
-    def _pool_nodes(self, n: int) -> list[Node]:
+    def _pool_nodes(self, n: int, pool: str | None = None) -> list[Node]:
         size = self._size(n)
-        return single_elimination_nodes(size, self._rounds_to_play(n, size), self.third_place)
+        return single_elimination_nodes(size, self._rounds_to_play(n, size, pool),
+                                        self.third_place)
 
     def total_rounds(self, state: StageState) -> int | None:
         """Rounds of the stage (the largest pool): log2(size), or fewer when it stops at K; in
@@ -814,7 +842,7 @@ class SingleElimination(_Bracket):
         best = 0
         for p in state.pools():
             n, r = len(state.pool_entrants(p)), 0
-            while n > (self.stop_when_remaining or 1):
+            while n > self.stop_at(p):
                 n, r = (n + 1) // 2, r + 1
             best = max(best, r)
         return best
@@ -896,7 +924,7 @@ class SingleElimination(_Bracket):
                     res.eliminated[x] = Resolved(nd, (x, None), "bye", None, None, gone=(x,))
             alive = [x for x in nxt if x in alive]
         # survivors withdrawn before the next round are out there (the stage would go on)
-        if len(alive) > (self.stop_when_remaining or 1):
+        if len(alive) > self.stop_at(pool):
             playing = set(self._redraw_players(state, pool, alive, last + 1))
             for x in alive:
                 if x not in playing:
@@ -919,7 +947,7 @@ class SingleElimination(_Bracket):
                                        for m in missing]
         rnd = last + 1
         players = self._redraw_players(state, pool, alive, rnd)
-        if len(players) <= (self.stop_when_remaining or 1):
+        if len(players) <= self.stop_at(pool):
             return [], []
         lot = random.Random(_rng_key(state, pool, f"redraw{rnd}", rng))
         players = sorted(players)
@@ -979,7 +1007,7 @@ class SingleElimination(_Bracket):
         for p in state.pools():
             res, alive, last = self._redraw_resolution(state, p)
             if len(self._redraw_players(state, p, alive, last + 1)) > (
-                    self.stop_when_remaining or 1):
+                    self.stop_at(p)):
                 return False
         return True
 
@@ -994,7 +1022,7 @@ class SingleElimination(_Bracket):
             alive = [e.number for e in state.pool_entrants(pool) if e.number not in res.eliminated]
             top: list[dict] = []
             fin = self.finished(state)
-            k = self.stop_when_remaining or 1
+            k = self.stop_at(pool)
             third = res.nodes.get("3rd")
             final = res.nodes.get("F")
             if fin and k == 1 and final is not None and final.winner not in (None, UNKNOWN):
@@ -1054,7 +1082,7 @@ class DoubleEliminationGroups(_Bracket):
                                  loser_orderings=self.loser_orderings)
         return self
 
-    def _pool_nodes(self, n: int) -> list[Node]:
+    def _pool_nodes(self, n: int, pool: str | None = None) -> list[Node]:
         if n > self.pool_size:
             raise RuleError(f"小组 {n} 人多于签位 {self.pool_size}",
                             f"a pool of {n} exceeds {self.pool_size} slots")
@@ -1138,7 +1166,7 @@ def bracket_table(state: StageState, fmt: _Bracket) -> pd.DataFrame:
                 rows.extend(_slot_rows(pool, r, total, "", float(r.node.pos), fmt))
             left = len(fmt._redraw_resolution(state, pool)[1])
             rnd = state.rounds_drawn(pool) + 1
-            while left > (fmt.stop_when_remaining or 1):
+            while left > fmt.stop_at(pool):
                 for m in range(1, left // 2 + left % 2 + 1):
                     nd = Node(f"R{rnd}-{m}", rnd, (("seed", 0), ("seed", 0)), "SE", m, rnd)
                     rows.extend(_slot_rows(pool, Resolved(nd, (UNKNOWN, UNKNOWN), "pending"),

@@ -16,13 +16,14 @@ Both scorings take ``games`` (the typed rows of one match) and ``adjustments`` (
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from bianpai.engines.core import Match, MatchResult, register_scoring
+from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
 from bianpai.engines.errors import InputError, RuleError
 from bianpai.engines.rounding import to_decimal
 from bianpai.engines.standings import Criterion, register, sum_of
@@ -51,6 +52,7 @@ register(Criterion("frames_won", "胜局数", "frames won", sum_of("frames_won")
 register(Criterion("frames_lost", "负局数", "frames lost", sum_of("frames_lost"), places=None,
                    descending=False))
 register(Criterion("frame_rate", "胜率", "frame win rate", frame_rate, places=4))
+register(Criterion("clearances", "连续清台", "clearances", sum_of("clearances"), places=None))
 
 
 def _int(v, what_zh: str, what_en: str) -> int:
@@ -120,7 +122,7 @@ class FramesRace(BaseModel):
             if vals:
                 race = _int(vals[-1], "局数（几局胜）", "race")
         race = race or self.race_to
-        if not race:
+        if not race and not any(k == "forfeit" for _, k, _ in adj):
             raise RuleError("未设定几局胜", "the race (frames to win) is not set")
         frames = [0, 0]
         if games is not None and len(games):
@@ -143,7 +145,7 @@ class FramesRace(BaseModel):
             w = 1 - lo
             if self.forfeit_frames == "race":
                 fw = [0, 0]
-                fw[w], fw[lo] = race, min(frames[lo], race - 1)
+                fw[w], fw[lo] = race or 0, min(frames[lo], max((race or 0) - 1, 0))
             else:
                 fw = [0, 0]
             pts = [self.loss_points, self.loss_points]
@@ -170,6 +172,150 @@ class FramesRace(BaseModel):
         return MatchResult(match, tuple(pts), tuple(out),
                            {"frames_won": (frames[0], frames[1]),
                             "frames_lost": (frames[1], frames[0])})
+
+    # ---------------------------------------------------------------- the workbook's entry
+    #: typed per match in 成绩 (no 逐局成绩 rows)
+    games_per_match: ClassVar[int] = 0
+    #: 判定 codes of the 成绩 sheet → adjustments ((side, kind), …)
+    DECISIONS: ClassVar[dict[str, tuple[tuple[int, str], ...]]] = {
+        "甲方未到场": ((0, "no_show"),), "乙方未到场": ((1, "no_show"),),
+        "甲方弃权": ((0, "forfeit"),), "乙方弃权": ((1, "forfeit"),),
+        "双方弃权": ((0, "forfeit"), (1, "forfeit"))}
+
+    def entry_game_columns(self) -> list[EntryColumn]:
+        return []
+
+    def entry_match_columns(self) -> list[EntryColumn]:
+        """成绩: frames won per side, the race (几局胜, written by the draw), and each side's
+        consecutive clearances (连续清台，含炸清、接清: 十七（三） best player)."""
+        return [EntryColumn("frames_0", "{side}局数", "{side} frames", "int", side=0, width=7),
+                EntryColumn("frames_1", "{side}局数", "{side} frames", "int", side=1, width=7),
+                EntryColumn("race", "几局胜", "Race to", "int", width=6, prefill=True),
+                EntryColumn("clearances_0", "{side}连续清台", "{side} clearances", "int",
+                            side=0, width=8),
+                EntryColumn("clearances_1", "{side}连续清台", "{side} clearances", "int",
+                            side=1, width=8)]
+
+    def entry_decisions(self) -> list[str]:
+        """未到场 (判负一局, 十六（一）5: the frame is counted in the typed score) and 弃权 (15
+        minutes late)."""
+        return list(self.DECISIONS)
+
+    @staticmethod
+    def _has(v) -> bool:
+        return v is not None and not (isinstance(v, float) and v != v) and v != ""
+
+    def _forfeit_decision(self, typed: TypedMatch) -> bool:
+        return any(k == "forfeit" for _, k in self.DECISIONS.get(typed.decision or "", ()))
+
+    def is_complete(self, typed: TypedMatch) -> bool:
+        """Both sides' frames typed, or a forfeit decision."""
+        if self._forfeit_decision(typed):
+            return True
+        t = typed.totals
+        return self._has(t.get("frames_0")) and self._has(t.get("frames_1"))
+
+    def _error(self, typed: TypedMatch, exc: InputError, key: str | None = None) -> InputError:
+        """``exc`` placed on the typed cell of ``key`` (else the row's first value cell)."""
+        where = typed.cells.get(key or "") or (typed.where[0] if typed.where else "")
+        if where and exc.sheet is None:
+            sheet, _, cell = where.partition("!")
+            exc.sheet, exc.cell = sheet, cell
+        return exc
+
+    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
+        """Score a 成绩 row: frames per side against the race (the row's 几局胜, else
+        ``race_to``, else the higher score is taken as the race), the 判定 (未到场 / 弃权), and
+        the clearances (value ``clearances`` per side, for the best-player ranking)."""
+        if typed.decision and typed.decision not in self.DECISIONS:
+            raise self._error(typed, InputError(
+                f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
+                f"unknown decision {typed.decision!r}"), "decision")
+        t = typed.totals
+        adj = [{"side": side, "kind": kind, "value": None}
+               for side, kind in self.DECISIONS.get(typed.decision or "", ())]
+        row = {}
+        for k in ("frames_0", "frames_1"):
+            v = t.get(k)
+            if self._has(v):
+                try:
+                    row[k] = _int(v, "局数", "frames")
+                except InputError as exc:
+                    raise self._error(typed, exc, k) from None
+            else:
+                row[k] = 0
+        race = t.get("race")
+        if self._has(race):
+            try:
+                row["race"] = _int(race, "几局胜", "race")
+            except InputError as exc:
+                raise self._error(typed, exc, "race") from None
+        elif not self.race_to:
+            row["race"] = max(row["frames_0"], row["frames_1"]) or 1
+        games = pd.DataFrame([row]) if not self._forfeit_decision(typed) or \
+            any(self._has(t.get(k)) for k in ("frames_0", "frames_1")) else None
+        try:
+            res = self.score(match, games, pd.DataFrame(adj) if adj else None)
+        except InputError as exc:
+            raise self._error(typed, exc, "frames_0") from None
+        clear = []
+        for k in ("clearances_0", "clearances_1"):
+            v = t.get(k)
+            try:
+                clear.append(_int(v, "连续清台数", "clearances") if self._has(v) else 0)
+            except InputError as exc:
+                raise self._error(typed, exc, k) from None
+        note_zh, note_en = res.note_zh, res.note_en
+        shows = [s for s, k in self.DECISIONS.get(typed.decision or "", ()) if k == "no_show"]
+        if shows and not note_zh:
+            note_zh = f"{'甲方' if shows[0] == 0 else '乙方'}未到场，判负一局"
+            note_en = f"side {shows[0]} absent at the start: one frame lost"
+        return MatchResult(res.match, res.points, res.outcome,
+                           {**res.values, "clearances": tuple(clear)}, note_zh, note_en)
+
+    def problems(self, match: Match, typed: TypedMatch) -> list:
+        """Bad values in a partly typed row (a negative or non-whole frame count)."""
+        out = []
+        for k in ("frames_0", "frames_1", "clearances_0", "clearances_1"):
+            v = typed.totals.get(k)
+            if self._has(v):
+                try:
+                    _int(v, "局数", "frames")
+                except InputError as exc:
+                    out.append(self._error(typed, exc, k))
+        return out
+
+    def bye(self, match: Match) -> MatchResult:
+        n = len(match.sides)
+        return MatchResult(match, tuple(Decimal(0) for _ in range(n)),
+                           tuple("BYE" if s is not None else "L" for s in match.sides), {})
+
+    def forfeit(self, match: Match, side: int) -> MatchResult:
+        """``side`` forfeits (a withdrawn player's later match): no frames (胜率 untouched)."""
+        r = self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
+                                                   "value": None}]))
+        return MatchResult(r.match, r.points, r.outcome, {**r.values, "clearances": (0, 0)},
+                           "退赛，对方不战而胜（弃权）", "withdrawn: walkover")
+
+    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
+        return list(results)
+
+    def simulate_match(self, rng: random.Random, strengths: tuple[float, ...],
+                       prefilled: dict[str, Any]) -> dict[str, Any]:
+        """A plausible 成绩 row for the demo: the stronger side reaches the race more often."""
+        race = prefilled.get("race") or self.race_to or 5
+        race = int(race)
+        p = 1 / (1 + 10 ** ((strengths[1] - strengths[0]) / 2))
+        f = [0, 0]
+        while max(f) < race:
+            f[0 if rng.random() < p else 1] += 1
+        return {"frames_0": f[0], "frames_1": f[1],
+                "clearances_0": rng.randint(0, max(1, f[0] // 3)),
+                "clearances_1": rng.randint(0, max(1, f[1] // 3))}
+
+    def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
+                 ) -> list[dict[str, Any]]:
+        return [self.simulate_match(rng, strengths, {}) for _ in range(max(games, 1))]
 
 
 register_scoring(FramesRace, "局数", "几局胜", "frames race")

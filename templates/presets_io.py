@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -13,6 +15,17 @@ from bianpai.templates.schema import Regulation
 
 PRESET_PACKAGE = "bianpai.templates.presets"
 DEFAULT_PRESET = "shenzhen-guandan-pairs-2023"
+
+
+@lru_cache(maxsize=64)
+def _parsed(text: str):
+    """``yaml.safe_load(text)``, cached by text (every command reloads its preset)."""
+    return yaml.safe_load(text)
+
+
+def _safe_load(text: str):
+    """A private copy of the parsed YAML (callers mutate it)."""
+    return copy.deepcopy(_parsed(text))
 
 
 def preset_names() -> list[str]:
@@ -52,7 +65,7 @@ def load_preset(name_or_path: str | Path = DEFAULT_PRESET) -> Regulation:
     else:
         text, source = preset_text(str(name_or_path)), str(name_or_path)
     try:
-        data = yaml.safe_load(text)
+        data = _safe_load(text)
     except yaml.YAMLError as exc:
         raise RuleError(f"规程 {source} 不是有效的 YAML：{exc}",
                         f"regulation {source} is not valid YAML: {exc}") from exc
@@ -73,7 +86,7 @@ def with_blocks(data: dict) -> dict:
     path = resources.files(PRESET_PACKAGE) / "_blocks" / f"{stem}.awards.yaml"
     if not path.is_file():
         raise RuleError(f"找不到奖励/资格设置块 {stem}", f"no award/eligibility block {stem}")
-    block = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    block = _safe_load(path.read_text(encoding="utf-8")) or {}
     for key in ("awards", "eligibility"):
         if key not in block:
             continue

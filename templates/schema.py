@@ -16,10 +16,11 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bianpai.engines.eligibility import EligibilityRules
-from bianpai.engines.elimination import SingleElimination
+from bianpai.engines.elimination import DoubleEliminationGroups, SingleElimination
 from bianpai.engines.formats_rr import FixtureListStage, RoundRobinStage
 from bianpai.engines.gouji import GoujiScoring
 from bianpai.engines.guandan import GuandanScoring
+from bianpai.engines.knockout_scoring import FramesRace, SingleGame
 from bianpai.engines.prizes import AwardRules
 
 
@@ -79,7 +80,7 @@ class KnockoutFormat(Strict):
 
 
 StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat, FixtureListStage,
-                              SingleElimination],
+                              SingleElimination, DoubleEliminationGroups],
                         Field(discriminator="kind")]
 
 
@@ -118,7 +119,7 @@ class BridgeKnockoutScoring(Strict):
 
 
 Scoring = Annotated[Union[GuandanScoring, BridgeTeamsVpScoring, BridgeKnockoutScoring,
-                          GoujiScoring], Field(discriminator="kind")]
+                          GoujiScoring, FramesRace, SingleGame], Field(discriminator="kind")]
 
 
 class CarryOver(Strict):
@@ -147,14 +148,28 @@ class EntrantRule(Strict):
     Competition-core stages also read: ``per_pool`` (``places`` counted within each pool of
     ``from_stage``, e.g. 各小组前三名 = places 1–3 per pool), ``remaining`` (the entrants still in
     a knockout that stopped when K remained) and ``positions`` (how the new stage's numbers 1…n
-    are given: ``lot`` = seeded draw, ``place_order`` = by place, then pool order)."""
+    are given: ``lot`` = seeded draw, ``place_order`` = by place, then pool order, ``seed_by`` =
+    ordered by the ``seed_by`` keys).
 
-    from_stage: str
+    Several rules fill one stage in rule order: the first rule's entrants take the first
+    numbers (seeds), the next rule's the following ones. ``from_roster: seeded``: the roster's
+    entrants with a 种子 (in 种子 order) enter here directly (they skip the first stage when it
+    takes ``entrants: unseeded``); ``places.last`` then caps how many. ``where``: keep only the
+    source placings whose columns have these values (``{bracket_side: winners}`` = 胜部出线).
+    ``seed_by``: keys tried in order to order the qualifiers, best first: a registered ranking
+    criterion computed over the source stage's results (``frame_rate`` 胜率 …, higher first
+    unless the criterion says otherwise), ``rating`` (报名 等级分, higher first, empty last),
+    ``seed`` (报名 种子, smaller first, empty last), ``lots`` (seeded lot)."""
+
+    from_stage: str | None = None
+    from_roster: Literal["seeded"] | None = None
+    where: dict[str, str] | None = None
+    seed_by: list[str] | None = None
     places: PlaceRange | None = None
     losers_of: Literal["QF", "SF"] | None = None
     per_pool: bool = False
     remaining: bool = False
-    positions: Literal["lot", "place_order"] = "lot"
+    positions: Literal["lot", "place_order", "seed_by"] = "lot"
     join_round: int = 1
     carry_over: CarryOver | None = None
     clause: str | None = None
@@ -165,11 +180,16 @@ class PoolSplit(Strict):
     """小组: how a stage's entrants are split into ``count`` pools labelled ``labels`` (default
     A, B, C …). ``method``: ``blocks`` (by pairing number: 1…n/count → A, the next → B …; the
     numbers themselves come from the lot), ``snake`` (typed seeds snaked into the pools, the
-    rest drawn). Positions in a pool (A1 … A6) follow the number order."""
+    rest drawn; in a later stage: the first rule's seeded entrants snaked into position 1, 2 …
+    of the pools, the rest drawn into the free positions), ``by_column`` (the entrants with
+    value v in the roster column ``by`` (e.g. ``gender`` 性别) dealt by seeded lot into the
+    pools ``labels_by[v]``, evenly). Positions in a pool (A1 … A6) follow the number order."""
 
     count: int = Field(ge=1)
     labels: list[str] | None = None
-    method: Literal["blocks", "snake"] = "blocks"
+    method: Literal["blocks", "snake", "by_column"] = "blocks"
+    by: str | None = None
+    labels_by: dict[str, list[str]] | None = None
     clause: str | None = None
     note: str | None = None
 
@@ -240,6 +260,20 @@ class Stage(Strict):
     note: str | None = None
 
 
+class DerivedRanking(Strict):
+    """A ranking computed from another group's results instead of played (e.g. 最佳运动员 =
+    most consecutive clearances over the main draw): the entrants of ``from_group`` ordered by
+    the sum of the result value ``value`` over the stages ``stages`` (higher first; equal sums
+    share the place; entrants whose sum is ``min_value`` or less are not ranked)."""
+
+    from_group: str
+    value: str
+    stages: list[str]
+    min_value: int = 0
+    clause: str | None = None
+    note: str | None = None
+
+
 class Group(Strict):
     """A group (组别) of an event; ``entrant`` says what one entry is."""
 
@@ -258,6 +292,8 @@ class Group(Strict):
     min_entries: int | None = Field(None, ge=2)
     min_entries_note: str | None = None
     final_ranking: list[FinalRankPart] | None = None
+    #: a ranking derived from another group's results (no stages of its own)
+    derived: DerivedRanking | None = None
     clause: str | None = None
 
     def stage(self, sid: str) -> Stage:

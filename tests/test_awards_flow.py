@@ -80,8 +80,24 @@ def test_otog_nine_pairs_one_place(tmp_path):
     assert [(r[2], r[5]) for r in paid] == [("组合0", 2000)]
 
 
+def cbsa_typed_places_event(path):
+    """The CBSA awards block on a workbook whose places are typed (名次录入): the preset's groups
+    without stages (the preset itself now plays its brackets on the competition core,
+    tests/test_core_cbsa.py)."""
+    from bianpai.addin import commands
+    from bianpai.templates.presets_io import load_preset
+    from bianpai.templates.schema import Group
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    reg = load_preset("cbsa-chinese-eightball-open-2022")
+    reg = reg.model_copy(update={"groups": [
+        Group(id="main", name_zh="正赛", entrant="individual"),
+        Group(id="best", name_zh="最佳运动员", entrant="individual")]})
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    return path
+
+
 def test_cbsa_amounts_typed_in_settings_with_tax_and_tie(tmp_path):
-    wb = new_event(tmp_path / "c.xlsx", "cbsa-chinese-eightball-open-2022")
+    wb = cbsa_typed_places_event(tmp_path / "c.xlsx")
     fill(wb, "报名", [person("正赛", f"选手{i}", birth=dt.date(1995, 1, 1)) for i in range(1, 9)])
     set_setting(wb, "awards.groups[1].prize_table.amounts", "1: 100000, 2: 50000, 3-4: 25000, 5-8: 10000")
     set_setting(wb, "awards.groups[1].prize_table.announced_later", False)

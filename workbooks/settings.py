@@ -279,6 +279,12 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
                 for p in path[:-1]:
                     node = node[p]
                 old = node[path[-1]]
+                if isinstance(old, dict) and (raw is None or str(raw).strip() == "") \
+                        and path[-1] not in MAPPING_FIELDS:
+                    # an optional block written empty (None) in this workbook: keep it empty
+                    # even when the preset has one (a mapping field stays an empty table)
+                    node[path[-1]] = None
+                    continue
                 node[path[-1]] = _value(raw, old)
         except (KeyError, IndexError, TypeError):
             raise InputError(f"未知的设置项“{key}”", f"unknown setting {key!r}", sheet=sheet,
