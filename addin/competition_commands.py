@@ -132,14 +132,21 @@ def _stage_sizes(ev: CoreEvent, g: Group) -> list[tuple[Stage, dict]]:
     out: list[tuple[Stage, dict]] = []
     sizes: dict[str, dict] = {}
     for i, s in enumerate(g.stages):
-        if i == 0 or s.entrants == "all":
+        if s.entrants == "all":
             total = n
+        elif not isinstance(s.entrants, list):
+            break  # entrants chosen otherwise (e.g. the unseeded only): not modelled here
         else:
             total = 0
             for rule in s.entrants:
                 src = sizes.get(rule.from_stage) or {}
+                stop = getattr(g.stage(rule.from_stage).format, "stop_when_remaining", None) \
+                    if rule.from_stage in sizes else None
+                if getattr(rule, "from_roster", None) or getattr(rule, "where", None) \
+                        or rule.from_stage not in sizes or isinstance(stop, dict):
+                    return out  # a rule this estimate does not model: stop checking here
                 if rule.remaining:
-                    total += getattr(g.stage(rule.from_stage).format, "stop_when_remaining", 0) or 0
+                    total += stop or 0
                 elif rule.places is not None:
                     span = (rule.places.last or 10**6) - rule.places.first + 1
                     per = [min(span, max(0, c - rule.places.first + 1)) for c in src.values()]
