@@ -54,6 +54,69 @@ def _roster(reg, seed: int) -> tuple[list[list], list[list]]:
     return roster, people
 
 
+def _age_range(reg, g) -> tuple[int, int]:
+    """Ages (completed years) a simulated player of group ``g`` may have: inside the age band
+    the eligibility block names for the group (by its name), else 25–50."""
+    el = getattr(reg, "eligibility", None)
+    bands = el.age_groups.bands if el is not None and el.age_groups is not None else []
+    for b in bands:
+        if b.name and b.name in g.name_zh:
+            lo = (b.min_age or 0) + 1
+            hi = (b.below_age or 80) - 2
+            if lo <= hi:
+                return lo, hi
+    return 25, 50
+
+
+def _people_roster(reg, seed: int) -> list[list]:
+    """报名 rows of a people roster (组别, 队名/组合, 序号, 姓名, 性别, 出生日期, 证件号, 单位, 角色,
+    备注, 种子, 等级分): one row per person; pairs and teams share their 队名/组合."""
+    rng = random.Random(seed)
+    day = reg.event_date or dt.date.today()
+    rows, used = [], set()
+    for g in reg.groups:
+        n = g.entries or 16
+        size = 1 if g.entrant == "individual" else (g.team_size or 2)
+        lo, hi = _age_range(reg, g)
+        for i in range(n):
+            unit = CITIES[i % len(CITIES)]
+            team = None if size == 1 else f"{unit}{g.name_zh[:2]}{i // len(CITIES) + 1}队"
+            for _ in range(size):
+                p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
+                while p in used:
+                    p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
+                used.add(p)
+                born = dt.date(day.year - rng.randint(lo, hi) - 1, rng.randint(1, 12),
+                               rng.randint(1, 28))
+                rows.append([g.name_zh, team, None, p, rng.choice(["男", "女"]), born, None, unit,
+                             "队员", None, None, None])
+    return rows
+
+
+def _type_places(out: Path, rng: random.Random) -> list[str]:
+    """Groups without stages (no engine for their format): a random order of their entrants
+    typed in 名次录入, as the arbiter would. Returns the groups typed."""
+    from bianpai.addin.competition import load_core_event  # noqa: PLC0415
+    from bianpai.workbooks import layouts as L  # noqa: PLC0415
+    port = OpenpyxlPort(out, command="demo-places")
+    ev = load_core_event(port)
+    rows, done = [], []
+    for g in ev.reg.groups:
+        if g.stages:
+            continue
+        names = [(rec["name"], rec["unit"]) for _, rec in ev.roster.iterrows()
+                 if rec["group_id"] == g.id]
+        rng.shuffle(names)
+        rows += [[g.name_zh, i, name, unit, None, None]
+                 for i, (name, unit) in enumerate(names, start=1)]
+        if names:
+            done.append(g.name_zh)
+    if rows:
+        port.append_rows(find_sheet(port, L.PLACINGS), rows, start_row=2)
+        port.save()
+    return done
+
+
 def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
     """Simulated values in every empty 逐局成绩 row (by the stage scoring's ``simulate``)."""
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
@@ -96,7 +159,8 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
         while need:
             st = tuple(strength[(g.id, x)] for x in (sched[(g.id, s.id, key[2], key[3], key[4])][k]
                                                       for k in ("side0", "side1")))
-            for vals in s.scoring.simulate(rng, st, need):
+            extra_rows = getattr(s.scoring, "simulate_extra", s.scoring.simulate)
+            for vals in extra_rows(rng, st, need):
                 row = list(key) + [len(rows) + 1] + [None] * (len(keys) - 6)
                 for k, v in vals.items():
                     row[keys.index(k)] = v
@@ -124,12 +188,19 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
     commands.build_workbook(port, reg)
     console.print(f"[green]✓[/] 新建工作簿 {out}（{reg.title_zh}）")
     port = OpenpyxlPort(out, command="demo-roster")
-    roster, people = _roster(reg, seed)
-    from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
-    port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
-    port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
+    if reg.roster_layout == "people":
+        from bianpai.workbooks import layouts as L  # noqa: PLC0415
+        people = _people_roster(reg, seed)
+        port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), people, start_row=2)
+        n_entries = sum(g.entries or 16 for g in reg.groups)
+    else:
+        roster, people = _roster(reg, seed)
+        from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
+        port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
+        port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
+        n_entries = len(roster)
     port.save()
-    console.print(f"[green]✓[/] 报名：{len(roster)} 队，{len(people)} 名队员")
+    console.print(f"[green]✓[/] 报名：{n_entries} 队，{len(people)} 名队员")
     res = commands.check(OpenpyxlPort(out, command="check"))
     console.print(f"[green]✓[/] {res.summary_zh}")
     rng = random.Random(seed + 1)
@@ -147,6 +218,9 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
             break
         console.print(f"[green]✓[/] {res.summary_zh}")
         _fill_results(out, rng, strength)
+    typed = _type_places(out, rng)
+    if typed:
+        console.print(f"[green]✓[/] 名次录入（无编排阶段的组别）：{'、'.join(typed)}")
     res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
     console.print(f"[green]✓[/] {res.summary_zh}")
     if reg.awards is not None:
