@@ -146,7 +146,7 @@ class BoardGameScoring(BaseModel):
     def _typed_rows(typed: TypedMatch) -> list[dict]:
         if "result" not in typed.games.columns:
             return []
-        return [r for r in typed.games.to_dict("records")
+        return [r for r in typed.game_records()
                 if r.get("result") is not None and r["result"] == r["result"]
                 and str(r["result"]).strip()]
 

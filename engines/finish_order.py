@@ -198,7 +198,7 @@ class _FinishOrder(BaseModel):
         """Typed game rows (``game``, the four places, ``_row``) in game order; with
         ``whole_only`` only games whose four places are all typed."""
         out = []
-        for r in typed.games.to_dict("records"):
+        for r in typed.game_records():
             filled = [not _is_missing(r.get(k)) for k, _ in cls.SEATS]
             if all(filled) or (not whole_only and any(filled)):
                 out.append(r)

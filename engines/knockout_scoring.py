@@ -283,7 +283,7 @@ class SingleGame(BaseModel):
     def _rows(typed: TypedMatch) -> list[dict]:
         if "result" not in typed.games.columns:
             return []
-        return [r for r in typed.games.to_dict("records")
+        return [r for r in typed.game_records()
                 if r.get("result") is not None and r["result"] == r["result"]
                 and str(r["result"]).strip()]
 
