@@ -184,7 +184,11 @@ def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
     first = g.stages[0]
     split = first.pools
     if split is None:
-        for i, t in enumerate(teams, start=1):
+        # positions (the first stage's seeding): typed seeds (种子, 1 = best) first in seed
+        # order, then the others in number (lot) order
+        order = sorted(teams, key=lambda t: (t["seed_rank"] is None, t["seed_rank"] or 0,
+                                             t["number"]))
+        for i, t in enumerate(order, start=1):
             t["pool"], t["position"] = None, i
         return teams
     labels = split.pool_labels()

@@ -284,3 +284,25 @@ def test_typed_places_for_a_drawn_group_are_refused(xiangqi):
     res = run("awards", xiangqi)
     assert res.exit_code != 0 and "名次录入" in res.output
     assert digest(xiangqi) == before
+
+
+def test_guandan_byes_go_to_typed_seeds(tmp_path):
+    """单项 九（二）掼蛋“单淘汰制”: 5 pairs in 8 slots → 3 byes, to the top seeds; seeds typed in
+    报名 (种子, 1 = best) come first, the others are seeded by lot."""
+    path = tmp_path / "g.xlsx"
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(PRESET))
+    people = []
+    for i in range(5):
+        for who in "甲乙":
+            row = _person("扑克掼蛋双人成年组", f"{who}{i}", team=f"组合{i}")
+            row[10] = {4: 1, 3: 2}.get(i)
+            people.append(row)
+    _fill(path, "报名", people)
+    res = run("draw", path, "--seed", 9)
+    assert res.exit_code == 0, res.output
+    names = {r[1]: r[2] for r in rows(path, "抽签")[1:] if r[0] == "扑克掼蛋双人成年组"}
+    r1 = [r for r in rows(path, "对阵")[1:] if r[0] == "扑克掼蛋双人成年组" and r[3] == 1]
+    byes = [names[r[6]] for r in r1 if r[8] is None]
+    assert len(byes) == 3 and {"组合4", "组合3"} <= set(byes)
+    position = {r[2]: r[5] for r in rows(path, "抽签")[1:] if r[0] == "扑克掼蛋双人成年组"}
+    assert position["组合4"] == 1 and position["组合3"] == 2
