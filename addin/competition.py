@@ -35,7 +35,17 @@ from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
-from bianpai.workbooks.tables import cell_of, find_sheet, read_table, records
+from bianpai.workbooks.tables import cell_of, find_sheet, read_table
+from bianpai.workbooks.tables import records as _all_records
+
+
+def records(df: pd.DataFrame):
+    """Rows of a read sheet, without those whose cells were already reported as bad (their
+    blanks would only cause follow-on errors)."""
+    bad = df.attrs.get("bad_rows", set())
+    for row, rec in _all_records(df):
+        if row not in bad:
+            yield row, rec
 
 __all__ = ["is_core_regulation", "is_core_workbook", "CoreEvent", "GroupState",
            "load_core_event", "layouts_for", "DEFAULT_SIDES"]
@@ -143,6 +153,11 @@ class CoreEvent:
     #: the people roster (one row per person) when the regulation's roster layout is "people";
     #: ``roster`` then holds one row per entrant built from it (index: first person's row)
     people: pd.DataFrame | None = None
+    #: (group_id, stage_id) → entrants whose results are all annulled (forfeit, 取消 withdrawal):
+    #: ranked after the others, never qualified
+    annulled: dict = field(default_factory=dict)
+    #: columns of the widest pool in 交叉表 (set by rank)
+    crosstable_width: int = 0
     #: column key → letter of the 逐局成绩 sheet (for scoring errors' cells)
     game_cols: dict[str, str] = field(default_factory=dict)
     errors: list[InputError] = field(default_factory=list)
@@ -278,11 +293,24 @@ class CoreEvent:
                 self.errors.append(self._placed(exc, typed))
         # a withdrawal's forfeits come after the scoring's own stage rules (九第一条2 voids a
         # forfeiting team's results: a withdrawal decides that itself, by its 成绩处理)
-        done = sc.finalize(list(out.values())) + list(forfeits.values())
-        for (gid, sid, number), (_k, annul, reason) in self.withdrawals.items():
-            if annul and gid == g.id and sid == s.id:
-                done = core.annul_entrant(done, number, note_zh=f"{number}号退赛，成绩取消（{reason}）",
-                                          note_en=f"{number} withdrew; results annulled")
+        played = list(out.values())
+        annulled: set[int] = set()
+        if getattr(type(s.format), "annul_results", True):
+            done = sc.finalize(played)
+            # entrants whose forfeit voided all their results (九第一条2) rank after the others
+            gone = {e for r in played for e, o in zip(r.match.sides, r.outcome) if o == "FL"}
+            annulled |= {e for e in gone if all("VOID" in r.outcome for r in done
+                                                 if e in r.match.sides)}
+            done += list(forfeits.values())
+            for (gid, sid, number), (_k, annul, reason) in self.withdrawals.items():
+                if annul and gid == g.id and sid == s.id:
+                    annulled.add(number)
+                    done = core.annul_entrant(done, number,
+                                              note_zh=f"{number}号退赛，成绩取消（{reason}）",
+                                              note_en=f"{number} withdrew; results annulled")
+        else:  # a bracket: results stand (walkovers included), nobody's are annulled
+            done = played + list(forfeits.values())
+        self.annulled[key] = annulled
         out = {r.match.key: r for r in done}
         self._results_cache[key] = out
         return out
@@ -331,6 +359,15 @@ class CoreEvent:
         ctx = dict(s.tie_breaks.options) if s.tie_breaks else {}
         table = rank_engine([e.number for e in ents], rows, chain,
                             seed=self.stage_seed(g, s), ctx=ctx).table
+        gone = self.annulled.get((g.id, s.id), set()) & set(table["entrant"])
+        if gone:  # annulled entrants after everyone else, sharing the last place
+            keep = table[~table["entrant"].isin(gone)].copy()
+            keep["rank"] = [1 + int((keep["rank"] < r).sum()) for r in keep["rank"]]
+            tail = table[table["entrant"].isin(gone)].copy()
+            tail["rank"] = len(keep) + 1
+            tail["explanation_zh"] = "弃权或取消资格，全部成绩无效，不参加排名"
+            tail["explanation_en"] = "forfeited or disqualified: all results void, not ranked"
+            table = pd.concat([keep, tail], ignore_index=True)
         played = rows[rows["complete"].astype(bool) & (rows["outcome"] != "CARRY")]
         for col, codes in (("played", ("W", "D", "L", "FW", "FL")), ("won", ("W", "FW")),
                            ("drawn", ("D",)), ("lost", ("L", "FL"))):

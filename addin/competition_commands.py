@@ -26,7 +26,8 @@ from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import write_settings_sheet
-from bianpai.workbooks.tables import cell_of, records
+from bianpai.addin.competition import records
+from bianpai.workbooks.tables import cell_of
 
 __all__ = ["build_core_workbook", "core_check", "core_draw", "core_advance", "core_rank",
            "core_awards", "core_final_standings", "core_withdraw"]
@@ -150,6 +151,9 @@ def core_check(port: WorkbookPort):
         "check", f"名单检查：{len(ev.roster)} 队，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
         f"roster check: {len(ev.roster)} teams, {n_err} errors, {len(problems) - n_err} warnings",
         findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
+    if n_err:
+        result.status_hint = (f"名单有 {n_err} 处错误（首处：{problems[0][1].where}）",
+                              "请按“校验”表修改报名/队员表后再点“检查名单”")
     return c.finish(port, result, {}, ev.lang)
 
 
@@ -313,8 +317,10 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                 break
             new += [(g, s, m) for m in ms]
             break  # one running stage per group at a time (the next waits for advance)
-    if errs:
+    if errs and not new and not seed_of:
         raise InputErrors(errs)
+    for e in errs:  # groups go on independently: one group waiting does not hold the others
+        notes.append(e.zh.split("\n")[0].rstrip("：:") + "（未编排）")
     if not new and not seed_of:
         if notes:
             raise RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
@@ -327,6 +333,9 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     summary = "；".join(f"{k}（{n} 场）" for k, n in parts.items()) or "抽签完成"
     result = c.CommandResult("draw", f"编排完成：{summary}" + "".join(f"；{n}" for n in notes),
                              f"drawn: {len(new)} matches", seed=seed)
+    n_new = sum(1 for _g, _s, m in new if not m.is_bye)
+    result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
+                          "在“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
@@ -380,6 +389,7 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
             continue
         st = ev.state(g, src)
         pl = src.format.placings(st)
+        pl = pl[~pl["entrant"].isin(ev.annulled.get((g.id, src.id), set()))]  # never qualify
         if rule.remaining:
             rem = getattr(src.format, "remaining", None)
             keep = set(rem(st)) if rem else set(pl[pl["place"] == pl["place"].min()]["entrant"])
@@ -460,6 +470,7 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
     c.write_generated(port, K.ENTRIES, old + new_rows, ev.lang)
     result = c.CommandResult("advance", "进入下一阶段：" + "；".join(done),
                              f"advanced: {len(new_rows)} qualifiers", seed=seed)
+    result.status_hint = ("；".join(done) + " 已进入", "可以抽签编排新阶段第1轮")
     return c.finish(port, result, {"seed": seed}, ev.lang)
 
 
@@ -498,6 +509,57 @@ def _cell(v):
     if isinstance(v, Decimal):
         return int(v) if v == v.to_integral_value() else v
     return v
+
+
+CROSSTABLE_FORMATS = ("round_robin", "fixture_list")
+
+
+def _crosstable(ev: CoreEvent) -> list[list]:
+    """Rows of 交叉表 for every entered round-robin-like stage (see
+    :func:`bianpai.workbooks.core_layouts.crosstable_layout`)."""
+    out = []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if s.format.kind not in CROSSTABLE_FORMATS or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s)
+            for p in st.pools():
+                order = sorted(st.pool_entrants(p), key=lambda e: (e.seed or 0, e.number))
+                pos = {e.number: i for i, e in enumerate(order, start=1)}
+                tab = st.standings[p].set_index("entrant")
+                cells: dict[tuple[int, int], list[str]] = {}
+                byes: dict[int, list[str]] = {}
+                for r in st.results.values():
+                    m = r.match
+                    if m.pool != p:
+                        continue
+                    if m.is_bye:
+                        for e in m.entrants:
+                            byes.setdefault(e, []).append(f"R{m.round}")
+                        continue
+                    a, b = m.sides[0], m.sides[1]
+                    for i, (x, y) in enumerate(((a, b), (b, a))):
+                        j = 1 - i
+                        txt = f"{_num(r.points[i])}:{_num(r.points[j])}"
+                        if "VOID" in r.outcome:
+                            txt = "无效" if ev.lang == "zh" else "void"
+                        elif r.outcome[i] in ("FW", "FL"):
+                            txt += "（弃权）" if ev.lang == "zh" else " (forfeit)"
+                        cells.setdefault((x, y), []).append(txt)
+                width = len(order)
+                for e in order:
+                    row = [ev.gname(g), ev.sname(s), p, pos[e.number], e.number,
+                           ev.name_of(g, e.number)]
+                    row += ["×" if o.number == e.number else "、".join(cells.get((e.number, o.number), []))
+                            or None for o in order]
+                    row += [None] * (ev.crosstable_width - width)
+                    mp = tab.loc[e.number, "match_points"] if "match_points" in tab.columns else None
+                    row += ["、".join(byes.get(e.number, [])) or None, _cell(mp),
+                            int(tab.loc[e.number, "rank"])]
+                    out.append(row)
+    return out
 
 
 def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
@@ -563,6 +625,14 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                 {"place": r[1], "number": r[2], "name": r[3], "source": r[5]}
                 for r in final_rows if r[0] == ev.gname(g)]
     c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
+    sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
+             for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
+             if s.format.kind in CROSSTABLE_FORMATS and ev.entered(g, s)
+             for p in ev.state(g, s, with_standings=False).pools()]
+    if sizes:
+        ev.crosstable_width = max(sizes)
+        c.write_generated(port, K.crosstable_layout(ev.crosstable_width), _crosstable(ev), ev.lang,
+                          break_on=(0, 1, 2))
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     if final_rows:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
@@ -572,6 +642,12 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     if c.invalidate_awards(port, ev.lang):
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
+    from bianpai.addin.status import core_status_of
+    state, nxt = core_status_of(ev, port)
+    if state.startswith("全部成绩已录入"):  # what rank itself just wrote
+        state, nxt = ("全部成绩已录入，排名已计算",
+                      "可以奖励分配" if ev.reg.awards is not None else "可以打印“排名”")
+    result.status_hint = (state, nxt)
     return c.finish(port, result, {"round": upto_round, "seed": seed}, ev.lang)
 
 

@@ -31,13 +31,15 @@ SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋�
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华建国志红"
 
 
-def _roster(reg, seed: int) -> tuple[list[list], list[list]]:
-    """Roster rows (组别, 队号, 队名, 单位, 队员1–6, 领队, 种子, 备注) and 队员 rows."""
+def _roster(reg, seed: int, fields: dict[str, int] | None = None
+            ) -> tuple[list[list], list[list]]:
+    """Roster rows (组别, 队号, 队名, 单位, 队员1–6, 领队, 种子, 备注) and 队员 rows; ``fields``
+    overrides the number of entries of a group (by id), else the 规程's ``entries`` (or 16)."""
     rng = random.Random(seed)
     day = reg.event_date or dt.date.today()
     roster, people = [], []
     for g in reg.groups:
-        n = g.entries or 16
+        n = (fields or {}).get(g.id) or g.entries or 16
         size = g.team_size or 3
         for i in range(n):
             unit = CITIES[i % len(CITIES)]
@@ -68,14 +70,15 @@ def _age_range(reg, g) -> tuple[int, int]:
     return 25, 50
 
 
-def _people_roster(reg, seed: int) -> list[list]:
+def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list[list]:
     """报名 rows of a people roster (组别, 队名/组合, 序号, 姓名, 性别, 出生日期, 证件号, 单位, 角色,
-    备注, 种子, 等级分): one row per person; pairs and teams share their 队名/组合."""
+    备注, 种子, 等级分): one row per person; pairs and teams share their 队名/组合. ``fields``:
+    entries per group id instead of the 规程's."""
     rng = random.Random(seed)
     day = reg.event_date or dt.date.today()
     rows, used = [], set()
     for g in reg.groups:
-        n = g.entries or 16
+        n = (fields or {}).get(g.id) or g.entries or 16
         size = 1 if g.entrant == "individual" else (g.team_size or 2)
         lo, hi = _age_range(reg, g)
         for i in range(n):
@@ -173,10 +176,11 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
     return filled
 
 
-def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console | None = None
-                  ) -> dict:
+def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console | None = None,
+                  fields: dict[str, int] | None = None) -> dict:
     """Run a core preset end to end; returns the ``rank`` data (standings per group/stage and
-    the final ranking per group). Raises ``BianpaiError`` when a step fails."""
+    the final ranking per group). ``fields``: entries per group id instead of the 规程's (a
+    smaller field for tests). Raises ``BianpaiError`` when a step fails."""
     console = console or Console()
     reg = load_preset(preset)
     out = Path(out)
@@ -190,11 +194,11 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
     port = OpenpyxlPort(out, command="demo-roster")
     if reg.roster_layout == "people":
         from bianpai.workbooks import layouts as L  # noqa: PLC0415
-        people = _people_roster(reg, seed)
+        people = _people_roster(reg, seed, fields)
         port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), people, start_row=2)
-        n_entries = sum(g.entries or 16 for g in reg.groups)
+        n_entries = sum((fields or {}).get(g.id) or g.entries or 16 for g in reg.groups)
     else:
-        roster, people = _roster(reg, seed)
+        roster, people = _roster(reg, seed, fields)
         from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
         port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
         port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)

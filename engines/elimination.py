@@ -519,10 +519,10 @@ def resolve(nodes: Sequence[Node], entrants: list[StageEntrant], matches: Iterab
         wd_out = [v for v in wd_out if v not in sides]
         if nd.conditional:
             gf1 = out.nodes.get("GF1")
-            if gf1 is None or gf1.status != "done":
+            if gf1 is None or gf1.status not in ("done", "bye", "vanished"):
                 out.nodes[nd.id] = Resolved(nd, sides, "pending")
                 continue
-            if gf1.winner != gf1.sides[1] or gf1.sides[1] is None:
+            if gf1.status != "done" or gf1.winner != gf1.sides[1] or gf1.sides[1] is None:
                 out.nodes[nd.id] = Resolved(nd, sides, "skipped", None, None)
                 continue
         if UNKNOWN in sides:
@@ -587,6 +587,9 @@ class _Bracket(BaseModel):
 
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("甲方", "Player A"),
                                                           ("乙方", "Player B"))
+    #: a bracket's results decide who goes on: annulling a forfeiting entrant's results (a
+    #: scoring's stage rule, a withdrawal's 取消) must not take the walkover from its opponent
+    annul_results: ClassVar[bool] = False
 
     # -- to be provided by subclasses
     def _pool_nodes(self, n: int) -> list[Node]:  # pragma: no cover - abstract
@@ -872,6 +875,15 @@ class SingleElimination(_Bracket):
                     nd = Node(f"R{rnd}-退赛", rnd, (("seed", 0), ("seed", 0)), "SE", 0, rnd)
                     res.eliminated[x] = Resolved(nd, (x, None), "bye", None, None, gone=(x,))
             alive = [x for x in nxt if x in alive]
+        # survivors withdrawn before the next round are out there (the stage would go on)
+        if len(alive) > (self.stop_when_remaining or 1):
+            playing = set(self._redraw_players(state, pool, alive, last + 1))
+            for x in alive:
+                if x not in playing:
+                    nd = Node(f"R{last + 1}-退赛", last + 1, (("seed", 0), ("seed", 0)), "SE", 0,
+                              last + 1)
+                    res.eliminated[x] = Resolved(nd, (x, None), "bye", None, None, gone=(x,))
+            alive = [x for x in alive if x in playing]
         return res, alive, last
 
     def _redraw_players(self, state: StageState, pool, alive: list[int], rnd: int) -> list[int]:
