@@ -1146,12 +1146,7 @@ def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
                             "entrant_id": [f"{g}#{e}" for g, e in zip(df["group"], df["entrant"])],
                             "name": df["entrant_name"], "unit": df["unit"]})
     elif find_sheet(port, L.PLACINGS) is not None:
-        df = read_table(port, L.PLACINGS, errors=errs)
-        errs += placings_findings(df, ev)
-        out = pd.DataFrame({"group": df["group"], "place": df["rank"],
-                            "entrant_id": [f"{g}#{n}" for g, n in zip(df["group"], df["name"])],
-                            "name": df["name"], "unit": df["unit"],
-                            "person_id": df["person_id"]})
+        out, df = typed_placings(port, ev, errs)
     else:
         raise InputErrors([InputError("还没有排名：请先“计算排名”，或在“名次录入”表填写名次",
                                       "no ranking yet: run rank, or type places in Placings",
@@ -1166,6 +1161,21 @@ def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
     if errs:
         raise InputErrors(errs)
     return out.reset_index(drop=True)
+
+
+def typed_placings(port: WorkbookPort, ev, errs: list[InputError]
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The typed 名次录入 as a ranking (columns ``group``, ``place``, ``entrant_id``, ``name``,
+    ``unit``, ``person_id``) and the sheet as read; problems
+    (:func:`placings_findings`) are appended to ``errs``. Also read by the competition core
+    for its groups without stages."""
+    df = read_table(port, L.PLACINGS, errors=errs)
+    errs += placings_findings(df, ev)
+    out = pd.DataFrame({"group": df["group"], "place": df["rank"],
+                        "entrant_id": [f"{g}#{n}" for g, n in zip(df["group"], df["name"])],
+                        "name": df["name"], "unit": df["unit"],
+                        "person_id": df["person_id"]})
+    return out, df
 
 
 def entrant_names(ev: Event) -> dict[str, set[str]]:

@@ -94,8 +94,9 @@ def layouts_for(reg: Regulation) -> Layouts:
         else DEFAULT_SIDES
     mcols, gcols, decisions, crits = [], [], [], []
     seen_m, seen_g, seen_c = set(), set(), set()
-    for s in stages:
-        sc = s.scoring
+    scorings = [(s, sc) for s in stages
+                for sc in [s.scoring] + [v.scoring for v in s.variants if v.scoring is not None]]
+    for s, sc in scorings:
         for c in sc.entry_match_columns():
             if c.key not in seen_m:
                 seen_m.add(c.key)
@@ -107,6 +108,7 @@ def layouts_for(reg: Regulation) -> Layouts:
         for d in sc.entry_decisions():
             if d not in decisions:
                 decisions.append(d)
+    for s in stages:
         for name in (s.tie_breaks.criteria if s.tie_breaks else []):
             if name not in seen_c and name in CRITERIA and name != "lots":
                 seen_c.add(name)
@@ -380,8 +382,9 @@ class CoreEvent:
                  "complete": True} for n, c in carry.items()])], ignore_index=True)
             rows["opponent"] = rows["opponent"].astype("Int64")
         chain = s.tie_breaks.criteria if s.tie_breaks else ["match_points", "lots"]
+        ctx = dict(s.tie_breaks.options) if s.tie_breaks else {}
         table = rank_engine([e.number for e in ents], rows, chain,
-                            seed=self.stage_seed(g, s)).table
+                            seed=self.stage_seed(g, s), ctx=ctx).table
         gone = self.annulled.get((g.id, s.id), set()) & set(table["entrant"])
         if gone:  # annulled entrants after everyone else, sharing the last place
             keep = table[~table["entrant"].isin(gone)].copy()
@@ -428,11 +431,23 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
         _entrants_from_people(ev)
     _read_roster_groups(ev)
     _read_draw(ev)
+    _choose_variants(ev)
     ev.schedule = _read_schedule(ev)
     ev.entries = _read_entries(ev)
     _read_typed(ev)
     _read_withdrawals(ev)
     return ev
+
+
+def _choose_variants(ev: CoreEvent) -> None:
+    """Stages whose format depends on the field size (``Stage.variants``) take the variant of
+    the group's entry count: the drawn teams, else the roster's entries of the group."""
+    for g in ev.reg.groups:
+        if not any(s.variants for s in g.stages):
+            continue
+        gs = ev.groups[g.id]
+        n = len(gs.teams) if gs.drawn else int((ev.roster["group_id"] == g.id).sum())
+        g.stages[:] = [s.for_entries(n) if s.variants else s for s in g.stages]
 
 
 def _read_withdrawals(ev: CoreEvent) -> None:

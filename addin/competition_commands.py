@@ -20,7 +20,7 @@ from bianpai.addin.team_eligibility import team_eligibility_findings
 from bianpai.engines.bridge import carry_over
 from bianpai.engines.core import Match, NotReady
 from bianpai.engines.errors import InputError, InputErrors, RuleError
-from bianpai.templates.schema import Group, Regulation, Stage
+from bianpai.templates.schema import FinalRankPart, Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
@@ -50,7 +50,9 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
                      for g in reg.groups for s in g.stages})
     choices = {"group": groups, "stage": stages}
     roster = [L.ROSTER_PEOPLE] if reg.roster_layout == "people" else [K.ROSTER, T.TEAM_PLAYERS]
-    for layout in (*roster, lay.results, lay.games, K.PENALTIES, K.WITHDRAWALS):
+    # groups without stages (no engine for their format yet) get their places typed
+    typed_places = [L.PLACINGS] if any(not g.stages for g in reg.groups) else []
+    for layout in (*roster, lay.results, lay.games, K.PENALTIES, K.WITHDRAWALS, *typed_places):
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang))
     for layout in (L.CHECKS, K.SCHEDULE, lay.standings):
@@ -254,7 +256,11 @@ def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
     first = g.stages[0]
     split = first.pools
     if split is None:
-        for i, t in enumerate(teams, start=1):
+        # positions (the first stage's seeding): typed seeds (种子, 1 = best) first in seed
+        # order, then the others in number (lot) order
+        order = sorted(teams, key=lambda t: (t["seed_rank"] is None, t["seed_rank"] or 0,
+                                             t["number"]))
+        for i, t in enumerate(order, start=1):
             t["pool"], t["position"] = None, i
         return teams
     if split.method == "by_column":
@@ -386,7 +392,7 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     ev = load_core_event(port)
     _scored_or_refuse(ev)
     warnings: list[InputError] = []
-    undrawn = [g for g in ev.reg.groups if not ev.groups[g.id].drawn
+    undrawn = [g for g in ev.reg.groups if not ev.groups[g.id].drawn and g.stages
                and (ev.roster["group_id"] == g.id).any()]
     if undrawn:
         found = _findings(ev)
@@ -861,7 +867,8 @@ def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
         return _derived_standings(ev, g)
     if not all(ev.finished(g, s) for s in g.stages):
         return None
-    parts = g.final_ranking or []
+    # without a final_ranking the last stage's places are the group's
+    parts = g.final_ranking or [FinalRankPart(from_stage=g.stages[-1].id)]
     rows: list[dict] = []
     seen: set[int] = set()
     for part in parts:
@@ -1002,9 +1009,28 @@ def core_awards(port: WorkbookPort):
     if ev.reg.awards is None:
         raise RuleError("本规程没有奖励设置", "this regulation has no awards")
     parts, entries, errs = [], {}, []
+    typed = _typed_places(ev, errs)
     for g in ev.reg.groups:
         og = _source_group(ev, g)
-        if not ev.groups[og.id].drawn:
+        mine = typed[typed["group"] == g.name_zh] if typed is not None else None
+        drawn = ev.groups[og.id].drawn
+        if drawn and mine is not None and len(mine):
+            errs.append(InputError(f"{ev.gname(g)}已抽签编排，名次由排名生成：请删去“名次录入”中该组别的行",
+                                   f"{g.name_en or g.id} is drawn: its places come from the "
+                                   f"ranking; remove its Placings rows",
+                                   sheet=ev.sheet(L.PLACINGS)))
+            continue
+        if not drawn:
+            # a group without stages (no engine for its format yet), or one played outside
+            # the workbook: the places typed in 名次录入
+            n = int((ev.roster["group_id"] == g.id).sum())
+            if mine is not None and len(mine):
+                entries[g.name_zh] = n or len(mine)
+                parts.append(mine)
+            elif n and not g.stages and g.derived is None:
+                errs.append(InputError(f"{ev.gname(g)}没有编排阶段，请在“名次录入”表填写其名次",
+                                       f"{g.name_en or g.id} has no stages: type its places in "
+                                       f"Placings", sheet=ev.sheet(L.PLACINGS)))
             continue
         fs = core_final_standings(ev, g)
         if fs is None:
@@ -1027,6 +1053,21 @@ def core_awards(port: WorkbookPort):
         raise InputErrors([InputError("还没有可颁奖的组别：请先抽签编排并完成比赛",
                                       "no group has finished yet", sheet=ev.sheet(K.SCHEDULE))])
     return c.write_awards(port, ev.reg, pd.concat(parts, ignore_index=True), entries, ev.lang)
+
+
+def _typed_places(ev: CoreEvent, errs: list[InputError]) -> pd.DataFrame | None:
+    """The typed 名次录入 rows (groups not drawn), read and checked as in the pairs flow
+    (:func:`bianpai.addin.commands.typed_placings`); ``None`` when there is no such sheet."""
+    from bianpai.workbooks.tables import find_sheet
+    if find_sheet(ev.port, L.PLACINGS) is None:
+        return None
+    out, _ = c.typed_placings(ev.port, ev, errs)
+    names = []
+    for v in out["group"]:
+        g = ev.group_of(v)
+        names.append(g.name_zh if g else v)
+    out["group"] = names
+    return out[["group", "place", "entrant_id", "name", "unit"]]
 
 
 # ------------------------------------------------------------------------------ withdraw

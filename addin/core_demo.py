@@ -57,20 +57,37 @@ def _roster(reg, seed: int, fields: dict[str, int] | None = None
     return roster, people
 
 
+def _age_range(reg, g) -> tuple[int, int]:
+    """Ages (completed years) a simulated player of group ``g`` may have: inside the age band
+    the eligibility block names for the group (by its name), else 25–50."""
+    el = getattr(reg, "eligibility", None)
+    bands = el.age_groups.bands if el is not None and el.age_groups is not None else []
+    for b in bands:
+        if b.name and b.name in g.name_zh:
+            lo = (b.min_age or 0) + 1
+            hi = (b.below_age or 80) - 2
+            if lo <= hi:
+                return lo, hi
+    return 25, 50
+
+
 def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list[list]:
     """报名 rows of a people roster (one row per person: 组别, 队名/组合, 序号, 姓名, 性别, 出生日期,
-    证件号, 单位, 角色, 备注, 种子, 等级分) for the individual groups that are played (a derived
-    group has no entries). The first stage's pool column (``PoolSplit.by``) gets its values in
-    proportion to their pools; the first K entrants get 种子 1…K when a stage takes K seeded
-    roster entrants (``EntrantRule.from_roster``); about half have a 等级分."""
+    证件号, 单位, 角色, 备注, 种子, 等级分); pairs and teams share their 队名/组合; a derived group
+    has no entries. ``fields``: entries per group id instead of the 规程's. The first stage's
+    pool column (``PoolSplit.by``) gets its values in proportion to their pools; the first K
+    entrants get 种子 1…K when a stage takes K seeded roster entrants
+    (``EntrantRule.from_roster``); about half have a 等级分; ages fall in the group's age band."""
     rng = random.Random(seed)
     day = reg.event_date or dt.date.today()
-    rows = []
+    rows, used = [], set()
     for g in reg.groups:
-        if g.derived is not None or not g.stages:
+        if g.derived is not None:
             continue
         n = (fields or {}).get(g.id) or g.entries or 16
-        split = g.stages[0].pools
+        size = 1 if g.entrant == "individual" else (g.team_size or 2)
+        lo, hi = _age_range(reg, g)
+        split = g.stages[0].pools if g.stages else None
         by = split.by if split is not None and split.method == "by_column" else None
         cycle = [v for v, labs in (split.labels_by or {}).items() for _ in labs] if by else []
         seeds = 0
@@ -78,22 +95,24 @@ def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list
             for rule in s.entrants if isinstance(s.entrants, list) else []:
                 if rule.from_roster == "seeded":
                     seeds = max(seeds, (rule.places.last if rule.places and rule.places.last else 0))
-        seen: set[str] = set()
         for i in range(n):
-            p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
-            while p in seen:
+            unit = CITIES[i % len(CITIES)]
+            team = None if size == 1 else f"{unit}{g.name_zh[:2]}{i // len(CITIES) + 1}队"
+            for _ in range(size):
                 p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
-            seen.add(p)
-            rec = {"group": g.name_zh, "team": None, "number": None, "name": p,
-                   "gender": rng.choice(["男", "女"]),
-                   "birth_date": dt.date(day.year - rng.randint(18, 50), rng.randint(1, 12),
-                                         rng.randint(1, 28)),
-                   "id_number": None, "unit": CITIES[i % len(CITIES)], "role": None, "note": None,
-                   "seed": i + 1 if i < seeds else None,
-                   "rating": rng.randint(100, 5000) if rng.random() < 0.5 else None}
-            if by:
-                rec[by] = cycle[i % len(cycle)]
-            rows.append([rec.get(c.key) for c in L.ROSTER_PEOPLE.columns])
+                while p in used:
+                    p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
+                used.add(p)
+                born = dt.date(day.year - rng.randint(lo, hi) - 1, rng.randint(1, 12),
+                               rng.randint(1, 28))
+                rec = {"group": g.name_zh, "team": team, "number": None, "name": p,
+                       "gender": rng.choice(["男", "女"]), "birth_date": born, "id_number": None,
+                       "unit": unit, "role": "队员", "note": None,
+                       "seed": i + 1 if i < seeds else None,
+                       "rating": rng.randint(100, 5000) if rng.random() < 0.5 else None}
+                if by:
+                    rec[by] = cycle[i % len(cycle)]
+                rows.append([rec.get(c.key) for c in L.ROSTER_PEOPLE.columns])
     return rows
 
 
@@ -142,6 +161,30 @@ def _fill_match_results(out: Path, rng: random.Random, strength: dict) -> int:
     return filled
 
 
+def _type_places(out: Path, rng: random.Random) -> list[str]:
+    """Groups without stages (no engine for their format): a random order of their entrants
+    typed in 名次录入, as the arbiter would. Returns the groups typed."""
+    from bianpai.addin.competition import load_core_event  # noqa: PLC0415
+    from bianpai.workbooks import layouts as L  # noqa: PLC0415
+    port = OpenpyxlPort(out, command="demo-places")
+    ev = load_core_event(port)
+    rows, done = [], []
+    for g in ev.reg.groups:
+        if g.stages:
+            continue
+        names = [(rec["name"], rec["unit"]) for _, rec in ev.roster.iterrows()
+                 if rec["group_id"] == g.id]
+        rng.shuffle(names)
+        rows += [[g.name_zh, i, name, unit, None, None]
+                 for i, (name, unit) in enumerate(names, start=1)]
+        if names:
+            done.append(g.name_zh)
+    if rows:
+        port.append_rows(find_sheet(port, L.PLACINGS), rows, start_row=2)
+        port.save()
+    return done
+
+
 def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
     """Simulated values in every empty 逐局成绩 row (by the stage scoring's ``simulate``)."""
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
@@ -184,7 +227,8 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
         while need:
             st = tuple(strength[(g.id, x)] for x in (sched[(g.id, s.id, key[2], key[3], key[4])][k]
                                                       for k in ("side0", "side1")))
-            for vals in s.scoring.simulate(rng, st, need):
+            extra_rows = getattr(s.scoring, "simulate_extra", s.scoring.simulate)
+            for vals in extra_rows(rng, st, need):
                 row = list(key) + [len(rows) + 1] + [None] * (len(keys) - 6)
                 for k, v in vals.items():
                     row[keys.index(k)] = v
@@ -242,15 +286,16 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
     if reg.roster_layout == "people":
         people = _people_roster(reg, seed, fields)
         port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), people, start_row=2)
-        port.save()
-        console.print(f"[green]✓[/] 报名：{len(people)} 人")
+        n_entries = sum((fields or {}).get(g.id) or g.entries or 16 for g in reg.groups
+                        if g.derived is None)
     else:
         roster, people = _roster(reg, seed, fields)
         from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
         port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
         port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
-        port.save()
-        console.print(f"[green]✓[/] 报名：{len(roster)} 队，{len(people)} 名队员")
+        n_entries = len(roster)
+    port.save()
+    console.print(f"[green]✓[/] 报名：{n_entries} 队，{len(people)} 名队员")
     res = commands.check(OpenpyxlPort(out, command="check"))
     console.print(f"[green]✓[/] {res.summary_zh}")
     rng = random.Random(seed + 1)
@@ -270,6 +315,9 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
             _fill_results(out, rng, strength)
         _fill_match_results(out, rng, strength)
+    typed = _type_places(out, rng)
+    if typed:
+        console.print(f"[green]✓[/] 名次录入（无编排阶段的组别）：{'、'.join(typed)}")
     res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
     console.print(f"[green]✓[/] {res.summary_zh}")
     if pictures:

@@ -15,13 +15,14 @@ Registered criteria for the team chain (福建 2024 围棋 四（五）): ``team
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from bianpai.engines.core import Match, MatchResult, register_scoring
+from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
 from bianpai.engines.errors import InputError
 from bianpai.engines.rounding import to_decimal
 from bianpai.engines.standings import Criterion, count_of, register, sum_of
@@ -119,6 +120,96 @@ class BoardGameScoring(BaseModel):
             ("弃权", "forfeit") if "FW" in (o0, o1) else ("", "")
         return MatchResult(match, (self._pts(o0), self._pts(o1)), (o0, o1),
                            {"unplayed": kinds, "fouls": tuple(fouls)}, note[0], note[1])
+
+    # ---------------------------------------------------------------- the workbook's entry
+    #: one row per game (逐局成绩), one game per match
+    games_per_match: ClassVar[int] = 1
+    #: result codes offered in the 结果 dropdown (side 0 = 先手/红/白 first)
+    RESULT_CHOICES: ClassVar[tuple[str, ...]] = ("1-0", "0-1", "和", "+/-", "-/+", "-/-")
+    #: 判定 codes → the result code they stand for
+    DECISIONS: ClassVar[dict[str, str]] = {"先手弃权": "-/+", "后手弃权": "+/-",
+                                          "双方弃权": "-/-"}
+
+    def entry_game_columns(self) -> list[EntryColumn]:
+        """逐局成绩: 结果 (1-0 先手胜, 0-1 后手胜, 和, +/- −/+ 弃权, −/− 双方弃权)."""
+        return [EntryColumn("result", "结果", "Result", "text", choices=self.RESULT_CHOICES,
+                            width=8)]
+
+    def entry_match_columns(self) -> list[EntryColumn]:
+        return []
+
+    def entry_decisions(self) -> list[str]:
+        """弃权 of either player or both (the same as typing +/-, -/+ or -/- as the result)."""
+        return list(self.DECISIONS)
+
+    @staticmethod
+    def _typed_rows(typed: TypedMatch) -> list[dict]:
+        if "result" not in typed.games.columns:
+            return []
+        return [r for r in typed.game_records()
+                if r.get("result") is not None and r["result"] == r["result"]
+                and str(r["result"]).strip()]
+
+    def is_complete(self, typed: TypedMatch) -> bool:
+        """A 判定, or the game's 结果."""
+        return bool(typed.decision) or bool(self._typed_rows(typed))
+
+    def problems(self, match: Match, typed: TypedMatch) -> list[InputError]:
+        """Nothing typed in part can be wrong (a game is one cell)."""
+        return []
+
+    def _adjustments(self, typed: TypedMatch) -> pd.DataFrame | None:
+        fouls = [{"side": side, "kind": "foul", "value": value}
+                 for side, kind, value in typed.penalties]
+        return pd.DataFrame(fouls) if fouls else None
+
+    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
+        """Score the typed 结果 (or the 判定); 罚分 rows count as 犯规 (value = times). Raises
+        ``InputError`` naming the 结果 cell for an unknown code, two typed rows, or a result
+        and a 判定 that disagree."""
+        rows = self._typed_rows(typed)
+        if typed.decision is not None:
+            code = self.DECISIONS.get(str(typed.decision).strip())
+            if code is None:
+                raise InputError(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
+                                 f"unknown decision {typed.decision!r}")
+            if rows and parse_result(rows[0]["result"]) != parse_result(code):
+                exc = InputError(f"结果“{rows[0]['result']}”与判定“{typed.decision}”矛盾",
+                                 f"result {rows[0]['result']!r} contradicts the decision")
+                exc.row, exc.column = rows[0].get("_row"), "result"
+                raise exc
+            rows = [{"result": code}]
+        if len(rows) > 1:
+            exc = InputError("每盘对局只填一行结果", "a game has one result row")
+            exc.row, exc.column = rows[1].get("_row"), "result"
+            raise exc
+        try:
+            return self.score(match, pd.DataFrame([{"result": rows[0]["result"]}]),
+                              self._adjustments(typed))
+        except InputError as exc:
+            exc.row, exc.column = rows[0].get("_row"), "result"
+            raise
+
+    def bye(self, match: Match) -> MatchResult:
+        """轮空 (or 请假): ``bye_points`` / ``requested_bye_points``."""
+        return self.score(match)
+
+    def forfeit(self, match: Match, side: int) -> MatchResult:
+        """``side`` loses by forfeit (a withdrawn player's later game)."""
+        return self.score(match, pd.DataFrame([{"result": "-/+" if side == 0 else "+/-"}]))
+
+    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
+        return list(results)
+
+    def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
+                 ) -> list[dict[str, Any]]:
+        """A plausible game: the stronger player wins more often; about one game in five is
+        drawn."""
+        out = []
+        for _ in range(games):
+            d = strengths[0] - strengths[1] + rng.gauss(0, 1.2)
+            out.append({"result": "1-0" if d > 0.25 else "0-1" if d < -0.25 else "和"})
+        return out
 
 
 class TeamBoardGames(BaseModel):

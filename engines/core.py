@@ -284,6 +284,14 @@ class TypedMatch:
     #: per-match value key → its cell (``"成绩!H12"``), for errors naming the exact cell
     cells: dict[str, str] = field(default_factory=dict)
 
+    def game_records(self) -> list[dict[str, Any]]:
+        """The game rows as dicts (column → value), in order; much cheaper than
+        ``games.to_dict("records")`` on the small frames of one match."""
+        g = self.games
+        cols = list(g.columns)
+        return [dict(zip(cols, row)) for row in zip(*(g[c].tolist() for c in cols))] \
+            if cols else []
+
     @property
     def empty(self) -> bool:
         """Nothing typed: no game value, no total, no decision."""

@@ -26,13 +26,15 @@ the lost match) and :class:`ZhengShangYouFormatChoice` (round robin or knockout 
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
-from typing import ClassVar, Iterable, Literal
+from typing import Any, ClassVar, Iterable, Literal
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from bianpai.engines.core import Match, MatchResult, NotReady, Reason, register_scoring
+from bianpai.engines.core import (EntryColumn, Match, MatchResult, NotReady, Reason, TypedMatch,
+                                  register_scoring)
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.rounding import to_decimal
 from bianpai.engines.standings import Criterion, register, sum_of
@@ -171,6 +173,148 @@ class _FinishOrder(BaseModel):
         """A pair's points in one game: the sum of its two players' place points."""
         return sum((self.place_points[p - 1] for p in places), Decimal(0))
 
+    # ---------------------------------------------------------------- the workbook's entry
+    # 逐局成绩: one row per game (局/副) with the places of the four players, two per side
+    # (``place_0a``/``place_0b`` side 0's players, ``place_1a``/``place_1b`` side 1's), typed as
+    # 1–4 or the place names; 判定: a side's 弃权.
+    SEATS: ClassVar[tuple[tuple[str, int], ...]] = (("place_0a", 0), ("place_0b", 0),
+                                                   ("place_1a", 1), ("place_1b", 1))
+    DECISIONS: ClassVar[dict[str, int]] = {"甲方弃权": 0, "乙方弃权": 1}
+
+    def entry_game_columns(self) -> list[EntryColumn]:
+        """The four players' places of a game (1–4 or 头游/二游/三游/末游)."""
+        return [EntryColumn(k, "{side}名次" + ("1" if k.endswith("a") else "2"),
+                            "{side} place " + ("1" if k.endswith("a") else "2"), "text",
+                            side=side, width=7) for k, side in self.SEATS]
+
+    def entry_match_columns(self) -> list[EntryColumn]:
+        return []
+
+    def entry_decisions(self) -> list[str]:
+        return list(self.DECISIONS)
+
+    @classmethod
+    def _game_rows(cls, typed: TypedMatch, whole_only: bool = True) -> list[dict]:
+        """Typed game rows (``game``, the four places, ``_row``) in game order; with
+        ``whole_only`` only games whose four places are all typed."""
+        out = []
+        for r in typed.game_records():
+            filled = [not _is_missing(r.get(k)) for k, _ in cls.SEATS]
+            if all(filled) or (not whole_only and any(filled)):
+                out.append(r)
+        return out
+
+    @classmethod
+    def _long(cls, rows: list[dict]) -> pd.DataFrame:
+        """The long form :func:`game_places` reads: one row per player."""
+        return pd.DataFrame([{"game": r["game"], "side": side, "place": r.get(k)}
+                             for r in rows for k, side in cls.SEATS],
+                            columns=["game", "side", "place"])
+
+    def _regular_typed(self, typed: TypedMatch) -> bool:
+        games = {int(r["game"]) for r in self._game_rows(typed) if not _is_missing(r["game"])}
+        return all(g in games for g in range(1, self.games_per_match + 1))
+
+    def _extra_number(self) -> int:  # pragma: no cover - per subclass
+        raise NotImplementedError
+
+    def _needs_extra(self, totals_key) -> bool:  # pragma: no cover - per subclass
+        raise NotImplementedError
+
+    def extra_games_needed(self, typed: TypedMatch) -> int:
+        """1 when the regular games are typed, level, and the extra game is not typed yet."""
+        if typed.decision or not self._regular_typed(typed):
+            return 0
+        rows = self._game_rows(typed)
+        if any(int(r["game"]) == self._extra_number() for r in rows
+               if not _is_missing(r["game"])):
+            return 0
+        regular = [r for r in rows if not _is_missing(r["game"])
+                   and int(r["game"]) <= self.games_per_match]
+        try:
+            places = game_places(self._long(regular), self.names)
+        except (InputError, InputErrors):
+            return 0
+        n = self.games_per_match
+        keys = []
+        for side in (0, 1):
+            cnt = _counts(places[g][side] for g in range(1, n + 1))
+            keys.append((sum((self.pair_points(places[g][side]) for g in range(1, n + 1)),
+                             Decimal(0)), cnt[0], cnt[1], cnt[2]))
+        return int(self._needs_extra(keys))
+
+    def is_complete(self, typed: TypedMatch) -> bool:
+        """A 判定, or every regular game (and the extra game when level)."""
+        if typed.decision:
+            return True
+        return self._regular_typed(typed) and not self.extra_games_needed(typed)
+
+    @staticmethod
+    def _locate(exc: InputError, rows: list[dict]) -> InputError:
+        g = getattr(exc, "game", None)
+        hit = next((r for r in rows if not _is_missing(r["game"]) and int(r["game"]) == g),
+                   rows[0] if rows else None)
+        if hit is not None:
+            exc.row, exc.column = hit.get("_row"), "place_0a"  # type: ignore[attr-defined]
+        return exc
+
+    def problems(self, match: Match, typed: TypedMatch) -> list[InputError]:
+        """Errors of the games typed so far: a bad place, two 头游 in one game …"""
+        out: list[InputError] = []
+        for r in self._game_rows(typed, whole_only=False):
+            try:
+                if all(not _is_missing(r.get(k)) for k, _ in self.SEATS):
+                    game_places(self._long([r]), self.names)
+                else:
+                    for k, _ in self.SEATS:
+                        if not _is_missing(r.get(k)):
+                            _place(r.get(k))
+            except InputErrors as excs:
+                out += [self._locate(e, [r]) for e in excs.errors]
+            except InputError as exc:
+                out.append(self._locate(exc, [r]))
+        return out
+
+    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
+        """Score the typed games (or the 判定 弃权); errors name the game's first place cell."""
+        if typed.decision:
+            side = self.DECISIONS.get(str(typed.decision).strip())
+            if side is None:
+                raise InputError(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
+                                 f"unknown decision {typed.decision!r}")
+            return self.forfeit(match, side)
+        rows = self._game_rows(typed)
+        try:
+            return self.score(match, self._long(rows))
+        except InputErrors as excs:
+            raise self._locate(excs.errors[0], rows) from None
+        except InputError as exc:
+            raise self._locate(exc, rows[-1:]) from None
+
+    def bye(self, match: Match) -> MatchResult:
+        """A bye goes through (no points)."""
+        z = tuple(Decimal(0) for _ in match.sides)
+        zero = tuple(0 for _ in match.sides)
+        return MatchResult(match, z, ("BYE",) * len(match.sides),
+                           {self.points_value: z, "firsts": zero, "seconds": zero,
+                            "thirds": zero, "playoff_wins": zero}, "轮空", "bye")
+
+    def forfeit(self, match: Match, side: int) -> MatchResult:
+        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit"}]))
+
+    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
+        return list(results)
+
+    def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
+                 ) -> list[dict[str, Any]]:
+        """Finishing orders: each player's draw is the pair's strength plus noise."""
+        out = []
+        for _ in range(games):
+            score = {k: strengths[side] + rng.gauss(0, 1.5) for k, side in self.SEATS}
+            order = sorted(score, key=lambda k: -score[k])
+            out.append({k: order.index(k) + 1 for k, _ in self.SEATS})
+        return out
+
 
 class GuandanKnockoutScoring(_FinishOrder):
     """掼蛋 knockout match (kind ``guandan_ko_games``; aliases 掼蛋淘汰, 掼蛋单淘汰).
@@ -197,6 +341,13 @@ class GuandanKnockoutScoring(_FinishOrder):
     names: ClassVar[tuple[str, ...]] = ("头游", "2游", "3游", "末游")
     criteria: ClassVar[tuple[str, ...]] = ("game_points", "firsts", "seconds", "thirds")
     game_columns: ClassVar[tuple[str, ...]] = ("game", "side", "place", "player")
+    points_value: ClassVar[str] = "game_points"
+
+    def _extra_number(self) -> int:
+        return self.decider_game
+
+    def _needs_extra(self, keys) -> bool:
+        return keys[0][0] == keys[1][0]
 
     def score(self, match: Match, games: pd.DataFrame,
               adjustments: pd.DataFrame | None = None) -> MatchResult:
@@ -271,6 +422,13 @@ class ZhengShangYouScoring(_FinishOrder):
     criteria: ClassVar[tuple[str, ...]] = ("deal_points", "firsts", "seconds", "thirds",
                                            "playoff_wins")
     game_columns: ClassVar[tuple[str, ...]] = ("game", "side", "place", "player")
+    points_value: ClassVar[str] = "deal_points"
+
+    def _extra_number(self) -> int:
+        return self.extra_game
+
+    def _needs_extra(self, keys) -> bool:
+        return self.must_decide and keys[0] == keys[1]
 
     def chain(self) -> list[str]:
         """Ranking chain of 十（五）（1）（3）: points, 头游, 二游, 三游, the extra deal."""

@@ -408,5 +408,111 @@ class SingleGame(BaseModel):
         won[winner] = 1
         return MatchResult(match, tuple(pts), tuple(out), {"games_won": tuple(won)})
 
+    # ---------------------------------------------------------------- the workbook's entry
+    #: 逐局成绩 rows prepared per match: the game (the decider gets its own row when needed)
+    games_per_match: ClassVar[int] = 1
+    DECISIONS: ClassVar[dict[str, int]] = {"甲方弃权": 0, "乙方弃权": 1}
+
+    def entry_game_columns(self) -> list[EntryColumn]:
+        """逐局成绩: 结果 of the game (1-0, 0-1, 和); after a draw the decider on the next row."""
+        return [EntryColumn("result", "结果", "Result", "text",
+                            choices=("1-0", "0-1", "和", "+/-", "-/+", "-/-"), width=8)]
+
+    def entry_match_columns(self) -> list[EntryColumn]:
+        return []
+
+    def entry_decisions(self) -> list[str]:
+        return list(self.DECISIONS)
+
+    @staticmethod
+    def _rows(typed: TypedMatch) -> list[dict]:
+        if "result" not in typed.games.columns:
+            return []
+        return [r for r in typed.game_records()
+                if r.get("result") is not None and r["result"] == r["result"]
+                and str(r["result"]).strip()]
+
+    def _drawn(self, text) -> bool:
+        try:
+            return parse_game_result(text) is None
+        except InputError:
+            return False
+
+    def extra_games_needed(self, typed: TypedMatch) -> int:
+        """1 when the game is typed as drawn and its decider is not typed yet (加赛一局)."""
+        rows = self._rows(typed)
+        if typed.decision or not self.decider or len(rows) != 1:
+            return 0
+        return int(self._drawn(rows[0]["result"]))
+
+    def is_complete(self, typed: TypedMatch) -> bool:
+        """A 判定, or a decided game (a drawn game needs its decider)."""
+        if typed.decision:
+            return True
+        rows = self._rows(typed)
+        return bool(rows) and not self.extra_games_needed(typed)
+
+    def problems(self, match: Match, typed: TypedMatch) -> list[InputError]:
+        """An unreadable 结果 already typed."""
+        out = []
+        for r in self._rows(typed):
+            try:
+                parse_game_result(r["result"])
+            except InputError as exc:
+                exc.row, exc.column = r.get("_row"), "result"
+                out.append(exc)
+        return out
+
+    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
+        """Score the typed game(s) or the 判定 (弃权); errors name the 结果 cell."""
+        if typed.decision:
+            side = self.DECISIONS.get(str(typed.decision).strip())
+            if side is None:
+                raise InputError(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
+                                 f"unknown decision {typed.decision!r}")
+            return self.forfeit(match, side)
+        rows = self._rows(typed)
+        # +/- codes typed as the result are forfeits too
+        code = str(rows[0]["result"]).strip().replace(" ", "")
+        if code in ("+/-", "-/+", "-/-"):
+            adj = [{"side": s, "kind": "forfeit", "value": None}
+                   for s, lost in ((0, code[0] == "-"), (1, code[-1] == "-")) if lost]
+            return self.score(match, None, pd.DataFrame(adj))
+        try:
+            return self.score(match, pd.DataFrame({"result": [r["result"] for r in rows]}))
+        except InputError as exc:
+            exc.row, exc.column = rows[-1].get("_row"), "result"
+            raise
+
+    def bye(self, match: Match) -> MatchResult:
+        """A bye (轮空) goes through."""
+        won = tuple(1 if s is not None else 0 for s in match.sides)
+        return MatchResult(match, tuple(self.win_points if s is not None else self.loss_points
+                                        for s in match.sides), ("BYE",) * len(match.sides),
+                           {"games_won": won}, "轮空", "bye")
+
+    def forfeit(self, match: Match, side: int) -> MatchResult:
+        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
+                                                      "value": None}]))
+
+    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
+        return list(results)
+
+    def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
+                 ) -> list[dict[str, Any]]:
+        """A game per row: the stronger side wins more often, about one in six is drawn (the
+        demo then types the decider, which is never drawn)."""
+        out = []
+        for _ in range(games):
+            d = strengths[0] - strengths[1] + rng.gauss(0, 1.2)
+            out.append({"result": "1-0" if d > 0.2 else "0-1" if d < -0.2 else "和"})
+        return out
+
+    def simulate_extra(self, rng: random.Random, strengths: tuple[float, ...], games: int
+                       ) -> list[dict[str, Any]]:
+        """Decider rows for the demo: never drawn (超时3次判负)."""
+        return [{"result": "1-0" if strengths[0] - strengths[1] + rng.gauss(0, 1.2) >= 0
+                 else "0-1"} for _ in range(games)]
+
 
 register_scoring(SingleGame, "一局定胜负", "single game")

@@ -16,12 +16,15 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bianpai.engines.eligibility import EligibilityRules
+from bianpai.engines.board_scoring import BoardGameScoring
 from bianpai.engines.elimination import DoubleEliminationGroups, SingleElimination
+from bianpai.engines.finish_order import GuandanKnockoutScoring, ZhengShangYouScoring
 from bianpai.engines.formats_rr import FixtureListStage, RoundRobinStage
 from bianpai.engines.gouji import GoujiScoring
 from bianpai.engines.guandan import GuandanScoring
 from bianpai.engines.knockout_scoring import FramesRace, SingleGame
 from bianpai.engines.prizes import AwardRules
+from bianpai.engines.swiss_individual import IndividualSwiss
 
 
 class Strict(BaseModel):
@@ -80,7 +83,7 @@ class KnockoutFormat(Strict):
 
 
 StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat, FixtureListStage,
-                              SingleElimination, DoubleEliminationGroups],
+                              SingleElimination, DoubleEliminationGroups, IndividualSwiss],
                         Field(discriminator="kind")]
 
 
@@ -119,7 +122,8 @@ class BridgeKnockoutScoring(Strict):
 
 
 Scoring = Annotated[Union[GuandanScoring, BridgeTeamsVpScoring, BridgeKnockoutScoring,
-                          GoujiScoring, FramesRace, SingleGame], Field(discriminator="kind")]
+                          GoujiScoring, FramesRace, SingleGame, BoardGameScoring,
+                          GuandanKnockoutScoring, ZhengShangYouScoring], Field(discriminator="kind")]
 
 
 class CarryOver(Strict):
@@ -215,6 +219,9 @@ class TieBreakChain(Strict):
     # after head-to-head splits a 3-way tie into 1 + 2, compare the remaining two on their own
     # mutual result again (FIDE C.07 practice) instead of going on to the next criterion
     restart_head_to_head: bool = False
+    # readings the criteria need, passed to the ranking as its context (e.g. what a bye adds to
+    # 对手分: ``bye_opp_score``; points of a win: ``win_points``; FIDE ``edition``)
+    options: dict[str, Any] = Field(default_factory=dict)
     clause: str | None = None
     note: str | None = None
 
@@ -234,6 +241,17 @@ class TieBreakChain(Strict):
         return v
 
 
+class StageVariant(Strict):
+    """A format chosen by the field size (视参赛人数多少采取积分循环制或淘汰制): the stage plays this
+    ``format`` (and ``scoring`` when given) when the group has at most ``when_entries_at_most``
+    entries (``None``: any number). The first matching variant wins; none → the stage's own."""
+    when_entries_at_most: int | None = Field(None, ge=1)
+    format: StageFormat
+    scoring: Scoring | None = None
+    clause: str | None = None
+    note: str | None = None
+
+
 class Stage(Strict):
     id: str
     name_zh: str
@@ -244,6 +262,8 @@ class Stage(Strict):
     # "all" (the roster) or rules taking entrants from earlier stages
     entrants: str | list[EntrantRule] = "all"
     pools: PoolSplit | None = None
+    # formats by field size, tried in order before ``format`` (see :class:`StageVariant`)
+    variants: list[StageVariant] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _one_board_count(self):
@@ -258,6 +278,15 @@ class Stage(Strict):
         return self
     clause: str | None = None
     note: str | None = None
+
+    def for_entries(self, n: int) -> "Stage":
+        """This stage as played by a field of ``n`` entries: the first variant with
+        ``when_entries_at_most`` ≥ ``n`` (or ``None``) gives format and scoring; else itself."""
+        for v in self.variants:
+            if v.when_entries_at_most is None or n <= v.when_entries_at_most:
+                return self.model_copy(update={"format": v.format,
+                                               "scoring": v.scoring or self.scoring})
+        return self
 
 
 class DerivedRanking(Strict):

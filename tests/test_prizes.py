@@ -325,7 +325,11 @@ def test_one_prize_per_person_keeps_the_higher():
                     ranking(list(range(1, 11)), group="象棋成年组",
                             person_id=["p9", "p0"] + [f"q{i}" for i in range(8)])],
                    ignore_index=True)
-    rules = awards("otog-mind-games-2024")
+    # the engine's behaviour with the setting on (the otog 规程 itself does not limit prizes:
+    # test_otog_pays_every_prize_of_a_person)
+    on = awards("otog-mind-games-2024").model_dump()
+    on["one_prize_per_person"] = True
+    rules = AwardRules.model_validate(on)
     t = allocate(st, rules).table.set_index(["group", "place"])
     assert t.loc[("围棋成年组", 1), "gross"] == D(1000)
     assert t.loc[("象棋成年组", 2), "gross"] is None      # p0 already has 1000
@@ -334,6 +338,22 @@ def test_one_prize_per_person_keeps_the_higher():
     data["one_prize_per_person"] = False
     t2 = allocate(st, AwardRules.model_validate(data)).table.set_index(["group", "place"])
     assert t2.loc[("象棋成年组", 2), "gross"] == D(800)
+
+
+def test_otog_pays_every_prize_of_a_person():
+    """otog 九（二）1、2 pay each event's places (“取前8名…颁发奖牌及奖金”) and limit neither 兼项
+    nor combined prizes: a player 1st in 围棋成年组 and 2nd in 象棋成年组 gets 1000 and 800."""
+    st = pd.concat([ranking(list(range(1, 11)), group="围棋成年组",
+                            person_id=[f"p{i}" for i in range(10)]),
+                    ranking(list(range(1, 11)), group="象棋成年组",
+                            person_id=["p9", "p0"] + [f"q{i}" for i in range(8)])],
+                   ignore_index=True)
+    rules = awards("otog-mind-games-2024")
+    assert rules.one_prize_per_person is False
+    t = allocate(st, rules).table.set_index(["group", "place"])
+    assert t.loc[("围棋成年组", 1), "gross"] == D(1000)
+    assert t.loc[("象棋成年组", 2), "gross"] == D(800)
+    assert t.loc[("象棋成年组", 1), "gross"] == D(1000)
 
 
 # ------------------------------------------------------------------ fujian, shenzhen
