@@ -25,7 +25,7 @@ import pandas as pd
 
 from bianpai.engines import core
 from bianpai.engines.core import Match, MatchResult, StageEntrant, StageState, TypedMatch
-from bianpai.engines.errors import InputError, RuleError
+from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.rounding import q2
 from bianpai.engines.standings import CRITERIA
 from bianpai.engines.standings import rank as rank_engine
@@ -82,6 +82,9 @@ def layouts_for(reg: Regulation) -> Layouts:
     stages = [s for g in reg.groups for s in g.stages]
     sides = tuple(getattr(type(stages[0].format), "side_labels", DEFAULT_SIDES)) if stages \
         else DEFAULT_SIDES
+    if reg.side_titles:
+        en = list(reg.side_titles_en or reg.side_titles)
+        sides = tuple((zh, en[i] if i < len(en) else zh) for i, zh in enumerate(reg.side_titles))
     mcols, gcols, decisions, crits = [], [], [], []
     seen_m, seen_g, seen_c = set(), set(), set()
     for s in stages:
@@ -254,7 +257,9 @@ class CoreEvent:
         out: dict[tuple, MatchResult] = {}
         forfeits: dict[tuple, MatchResult] = {}
         sc = s.scoring
-        for m in self.stage_matches(g, s):
+        if getattr(sc, "scope", "match") == "stage":
+            out = self._stage_scope_results(g, s)
+        for m in ([] if getattr(sc, "scope", "match") == "stage" else self.stage_matches(g, s)):
             if m.is_bye:
                 out[m.key] = sc.bye(m)
                 continue
@@ -284,6 +289,25 @@ class CoreEvent:
         out = {r.match.key: r for r in done}
         self._results_cache[key] = out
         return out
+
+    def _stage_scope_results(self, g: Group, s: Stage) -> dict[tuple, MatchResult]:
+        """A scoring with ``scope = "stage"`` scores the whole stage at once (results compared
+        across tables): ``score_stage(matches, typed by match key)``; its errors are placed like
+        a match scoring's."""
+        matches = self.stage_matches(g, s)
+        typed = {m.key: self.typed[(g.id, s.id, *m.key)] for m in matches
+                 if (g.id, s.id, *m.key) in self.typed}
+        try:
+            done = s.scoring.score_stage(matches, typed)
+        except InputErrors as exc:
+            empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
+            for e in exc.errors:
+                self.errors.append(self._placed(e, empty))
+            return {}
+        except InputError as exc:
+            self.errors.append(self._placed(exc, TypedMatch(games=pd.DataFrame(columns=["game"]))))
+            return {}
+        return {r.match.key: r for r in done}
 
     def _placed(self, exc: InputError, typed: TypedMatch) -> InputError:
         """``exc`` with its sheet!cell: a scoring error carries the typed row (Excel row of
@@ -316,7 +340,11 @@ class CoreEvent:
         ``explanation_zh``/``explanation_en``, and ``played``, ``won``, ``drawn``, ``lost``."""
         st = st or self.state(g, s, with_standings=False)
         ents = [e for e in st.entrants if e.pool == pool]
-        res = [r for r in st.results.values() if r.match.pool == pool]
+        members = {e.number for e in ents}
+        # a match without a pool may bring together entrants of two pools (a Mitchell table:
+        # one 南北 pair and one 东西 pair, ranked apart); each pool takes its own entrants' rows
+        res = [r for r in st.results.values() if r.match.pool == pool or (
+            r.match.pool is None and members.intersection(r.match.entrants))]
         rows = core.entrant_rows(res, [e.number for e in ents])
         carry = {e.number: e.carry for e in ents if e.carry}
         if carry:

@@ -19,6 +19,7 @@ from bianpai.addin.competition import (CoreEvent, layouts_for, load_core_event, 
 from bianpai.addin.team_eligibility import team_eligibility_findings
 from bianpai.engines.bridge import carry_over
 from bianpai.engines.core import Match, NotReady
+from bianpai.engines.standings import CRITERIA
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
@@ -179,6 +180,8 @@ def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
         teams.append(dict(number=n, name=rec["name"], unit=rec["unit"], roster_row=row,
                           seed_rank=rec.get("seed")))
     teams.sort(key=lambda t: t["number"])
+    if g.sub_entrants is not None:
+        return _sub_entrant_teams(g, teams)
     first = g.stages[0]
     split = first.pools
     if split is None:
@@ -203,6 +206,19 @@ def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
         for pos, t in enumerate(members, start=1):
             t["pool"], t["position"] = lab, pos
     return teams
+
+
+def _sub_entrant_teams(g: Group, teams: list[dict]) -> list[dict]:
+    """``g.sub_entrants``: each drawn entry ``t`` (of ``n``) plays as parts ``j`` = 0, 1 …,
+    numbered ``t + j·n``, in pool ``labels[j]``, named ``队名（names_zh[j]）``."""
+    sub = g.sub_entrants
+    n = len(teams)
+    out = []
+    for j, lab in enumerate(sub.labels):
+        for t in teams:
+            out.append({**t, "number": t["number"] + j * n, "name": f"{t['name']}（{sub.name(j)}）",
+                        "pool": lab, "position": t["number"]})
+    return out
 
 
 def _draw_rows(ev: CoreEvent, seed_of: dict[str, int]) -> list[list]:
@@ -345,8 +361,14 @@ def _append_entry_rows(ev: CoreEvent, new) -> None:
         key = [ev.gname(g), ev.sname(s), m.pool, m.round, m.table]
         n_res = len(ev.lay.results.columns)
         res_rows.append(key + [m.sides[0], m.sides[1]] + [None] * (n_res - 7))
-        for k in range(1, s.scoring.games_per_match + 1):
-            game_rows.append(key + [k] + [None] * (len(ev.lay.games.columns) - 6))
+        gkeys = [col.key for col in ev.lay.games.columns]
+        prepared = s.scoring.entry_rows(m) if hasattr(s.scoring, "entry_rows") else \
+            [{} for _ in range(s.scoring.games_per_match)]
+        for k, pre in enumerate(prepared, start=1):
+            row = key + [k] + [None] * (len(gkeys) - 6)
+            for col, v in pre.items():
+                row[gkeys.index(col)] = v
+            game_rows.append(row)
     for layout, rows in ((ev.lay.results, res_rows), (ev.lay.games, game_rows)):
         if not rows:
             continue
@@ -474,7 +496,8 @@ def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str]) -> l
             tab = tab.sort_values("rank", kind="stable")
         for rec in tab.to_dict("records"):
             e = int(rec["entrant"])
-            vals = [rec.get(k) for k in crit_cols]
+            vals = [CRITERIA[k].show(rec.get(k)) if isinstance(rec.get(k), tuple) and k in CRITERIA
+                    else rec.get(k) for k in crit_cols]
             expl = rec["explanation_zh"] if ev.lang == "zh" else rec.get("explanation_en", "")
             rows.append([ev.gname(g), ev.sname(s), p, rec["rank"], e, ev.name_of(g, e), ev.unit_of(g, e),
                          rec["played"], rec["won"], rec["drawn"], rec["lost"],
@@ -498,8 +521,31 @@ def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
     """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
     named stages, in order; places shared inside a part stay shared). Columns ``place``,
     ``number``, ``source``, ``explanation``; ``None`` while a stage is unfinished."""
-    if not all(ev.finished(g, s) for s in g.stages):
+    if not g.stages or not all(ev.finished(g, s) for s in g.stages):
         return None
+    sub = g.sub_entrants
+    if sub is not None and sub.separate_rankings:
+        teams = ev.groups[g.id].teams
+        frames = []
+        for lab in sub.labels:
+            keep = {n for n, t in teams.items() if t["pool"] == lab}
+            frames.append(_final_rows(ev, g, keep).assign(ranking=lab))
+        return pd.concat(frames, ignore_index=True)
+    return _final_rows(ev, g, None).assign(ranking=None)
+
+
+def ranking_name(ev: CoreEvent, g: Group, label, *, zh: bool | None = None) -> str:
+    """The name of one of a group's final rankings: the group's, or with ``sub_entrants``
+    ``组别（南北）`` per label."""
+    zh = ev.lang == "zh" if zh is None else zh
+    base = g.name_zh if zh else (g.name_en or g.name_zh)
+    if label is None or g.sub_entrants is None:
+        return base
+    j = g.sub_entrants.labels.index(label)
+    return f"{base}（{g.sub_entrants.name(j) if zh else label}）"
+
+
+def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
     parts = g.final_ranking or []
     rows: list[dict] = []
     seen: set[int] = set()
@@ -509,6 +555,8 @@ def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
         pl = s.format.placings(st).sort_values(["place"], kind="stable")
         lo, hi = part.places.first, part.places.last or 10**6
         pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
+        if keep is not None:
+            pl = pl[pl["entrant"].isin(keep)]
         base = len(rows)
         for rec in pl.to_dict("records"):
             n = int(rec["entrant"])
@@ -549,12 +597,16 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                  "explanation": r[-1]} for r in part]
         fs = core_final_standings(ev, g)
         if fs is not None:
-            for rec in fs.to_dict("records"):
-                final_rows.append([ev.gname(g), rec["place"], rec["number"], ev.name_of(g, rec["number"]),
-                                   ev.unit_of(g, rec["number"]), rec["source"], rec["explanation"]])
-            data[f"{ev.gname(g)} 总排名"] = [
-                {"place": r[1], "number": r[2], "name": r[3], "source": r[5]}
-                for r in final_rows if r[0] == ev.gname(g)]
+            for label in dict.fromkeys(fs["ranking"]):
+                title = ranking_name(ev, g, label)
+                part = fs[fs["ranking"].isna()] if label is None else fs[fs["ranking"] == label]
+                for rec in part.to_dict("records"):
+                    final_rows.append([title, rec["place"], rec["number"],
+                                       ev.name_of(g, rec["number"]), ev.unit_of(g, rec["number"]),
+                                       rec["source"], rec["explanation"]])
+                data[f"{title} 总排名"] = [
+                    {"place": r[1], "number": r[2], "name": r[3], "source": r[5]}
+                    for r in final_rows if r[0] == title]
     c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     if final_rows:
@@ -580,7 +632,7 @@ def core_awards(port: WorkbookPort):
         raise RuleError("本规程没有奖励设置", "this regulation has no awards")
     parts, entries, errs = [], {}, []
     for g in ev.reg.groups:
-        if not ev.groups[g.id].drawn:
+        if not ev.groups[g.id].drawn or not g.stages:
             continue
         fs = core_final_standings(ev, g)
         if fs is None:
@@ -589,12 +641,17 @@ def core_awards(port: WorkbookPort):
                                    f"{g.name_en or g.id} is not over: no awards yet",
                                    sheet=ev.sheet(K.SCHEDULE)))
             continue
-        entries[g.name_zh] = len(ev.groups[g.id].teams)
-        parts.append(pd.DataFrame({
-            "group": g.name_zh, "place": fs["place"],
-            "entrant_id": [f"{g.id}#{n}" for n in fs["number"]],
-            "name": [ev.name_of(g, n) for n in fs["number"]],
-            "unit": [ev.unit_of(g, n) for n in fs["number"]]}))
+        for label in dict.fromkeys(fs["ranking"]):
+            part = fs[fs["ranking"].isna()] if label is None else fs[fs["ranking"] == label]
+            name = ranking_name(ev, g, label, zh=True)
+            teams = ev.groups[g.id].teams
+            entries[name] = len(teams) if label is None else \
+                sum(1 for t in teams.values() if t["pool"] == label)
+            parts.append(pd.DataFrame({
+                "group": name, "place": part["place"],
+                "entrant_id": [f"{g.id}#{n}" for n in part["number"]],
+                "name": [ev.name_of(g, n) for n in part["number"]],
+                "unit": [ev.unit_of(g, n) for n in part["number"]]}))
     if errs:
         raise InputErrors(errs)
     if not parts:

@@ -31,12 +31,52 @@ SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋�
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华建国志红"
 
 
+def _birth(reg, g, gender: str, day: dt.date, rng: random.Random) -> dt.date:
+    """A birth date the regulation's age ranges accept (completed years at the group's first
+    day, well inside the range), else an adult of 25–50."""
+    lo, hi = 25, 50
+    rules = getattr(reg.eligibility, "age_ranges", None) or []
+    for r in rules:
+        if r.gender in (None, {"男": "M", "女": "F"}[gender]):
+            lo, hi = (r.min_age or 0) + 1, (r.max_age or (r.min_age or 0) + 30) - 2
+            break
+    age = rng.randint(lo, max(lo, hi))
+    return dt.date(day.year - age - 1, rng.randint(1, 12), rng.randint(1, 28))
+
+
+def _people(reg, seed: int) -> list[list]:
+    """People-roster rows (组别, 队名/组合, 序号, 姓名, 性别, 出生日期, 证件号, 单位, 角色, 备注, 种子,
+    等级分) of every group with stages: ``entries`` entrants (else 16) of ``team_size`` people."""
+    rng = random.Random(seed)
+    out = []
+    for g in reg.groups:
+        if not g.stages:
+            continue
+        day = g.event_date or reg.event_date or dt.date.today()
+        size = 1 if g.entrant == "individual" else (g.team_size or (2 if g.entrant == "pair" else 3))
+        used: set[str] = set()
+        for i in range(g.entries or 16):
+            unit = CITIES[i % len(CITIES)]
+            team = None if g.entrant == "individual" else f"{unit}{g.name_zh[:2]}{i // len(CITIES) + 1}队"
+            for _ in range(size):
+                p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
+                while p in used:
+                    p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
+                used.add(p)
+                sex = rng.choice(["男", "女"])
+                out.append([g.name_zh, team, None, p, sex, _birth(reg, g, sex, day, rng), None, unit,
+                            "队员", None, None, None])
+    return out
+
+
 def _roster(reg, seed: int) -> tuple[list[list], list[list]]:
     """Roster rows (组别, 队号, 队名, 单位, 队员1–6, 领队, 种子, 备注) and 队员 rows."""
     rng = random.Random(seed)
     day = reg.event_date or dt.date.today()
     roster, people = [], []
     for g in reg.groups:
+        if not g.stages:
+            continue
         n = g.entries or 16
         size = g.team_size or 3
         for i in range(n):
@@ -65,10 +105,13 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
     keys = [c.key for c in ev.lay.games.columns]
     filled = 0
     by_match: dict[tuple, list[int]] = {}
+    # columns a scoring prefills when a match's rows are prepared (台次, 牌号) do not count
+    prefilled = {k for g in ev.reg.groups for s in g.stages
+                 for k in getattr(s.scoring, "prefilled", ())}
     for i, row in enumerate(grid[1:], start=1):
         row = list(row) + [None] * (len(header) - len(row))
         grid[i] = row
-        if all(v in (None, "") for v in row[6:]):
+        if all(v in (None, "") for k, v in zip(keys[6:], row[6:]) if k not in prefilled):
             by_match.setdefault(tuple(row[:5]), []).append(i)
     sched = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): r
              for r in ev.schedule.to_dict("records")}
@@ -124,12 +167,20 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
     commands.build_workbook(port, reg)
     console.print(f"[green]✓[/] 新建工作簿 {out}（{reg.title_zh}）")
     port = OpenpyxlPort(out, command="demo-roster")
-    roster, people = _roster(reg, seed)
-    from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
-    port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
-    port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
-    port.save()
-    console.print(f"[green]✓[/] 报名：{len(roster)} 队，{len(people)} 名队员")
+    if reg.roster_layout == "people":
+        from bianpai.workbooks import layouts as L  # noqa: PLC0415
+        people = _people(reg, seed)
+        port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), people, start_row=2)
+        n_entries = len({(r[0], r[1] or r[3]) for r in people})
+        port.save()
+        console.print(f"[green]✓[/] 报名：{n_entries} 个参赛单位（队/组合/个人），{len(people)} 人")
+    else:
+        roster, people = _roster(reg, seed)
+        from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
+        port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
+        port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
+        port.save()
+        console.print(f"[green]✓[/] 报名：{len(roster)} 队，{len(people)} 名队员")
     res = commands.check(OpenpyxlPort(out, command="check"))
     console.print(f"[green]✓[/] {res.summary_zh}")
     rng = random.Random(seed + 1)

@@ -301,6 +301,22 @@ class Scoring(Protocol):
     ``bye(match)`` and ``forfeit(match, side)``; ``finalize(results)`` applies stage-wide rules
     (e.g. annulling a forfeiting team's matches) and returns the list to rank. ``simulate``
     gives game rows for the demo.
+
+    Optional hooks (read with ``getattr``; a scoring without them works as above):
+
+    * ``scope = "stage"`` (class attribute; default ``"match"``): the scoring compares results
+      across tables (e.g. 80分 matchpoints: every table that played a board is compared), so the
+      pipeline never scores one match alone: it calls ``score_stage(matches, typed)`` once per
+      stage with every drawn match (byes/sit-outs included) and a dict ``Match.key →
+      TypedMatch`` of everything typed (逐局成绩 rows, 罚分, 判定), and takes the returned
+      MatchResults (complete matches only, sit-outs included) as the stage's results; then
+      ``finalize`` and withdrawals apply as usual. Errors are raised as ``InputErrors`` whose
+      items carry ``row``/``column`` (a 逐局成绩 cell) or ``sheet``/``cell``. ``is_complete``,
+      ``score_typed``, ``bye`` and ``forfeit`` are then not called by the pipeline.
+    * ``entry_rows(match) -> list[dict]``: the 逐局成绩 rows prepared for a new match, with
+      prefilled values by entry-column key (台次 1–4, the boards of a Mitchell round); default
+      ``games_per_match`` empty rows. ``prefilled``: the keys it fills (the demo does not count
+      them as typed).
     """
 
     kind: str
