@@ -396,6 +396,7 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     ev.schedule = _read_schedule(ev)
     ev.entries = _read_entries(ev)
     _read_typed(ev)
+    _check_members(ev)
     _read_withdrawals(ev)
     return ev
 
@@ -723,6 +724,48 @@ def _read_typed(ev: CoreEvent) -> None:
         ev.typed[key] = TypedMatch(games=gdf, totals=vals if has_totals else {},
                                    decision=decision, penalties=tuple(pens.get(key, ())),
                                    where=tuple(w for w in (where_t, where_g.get(key, "")) if w))
+
+
+def _check_members(ev: CoreEvent) -> None:
+    """出场名单: every typed cell of an entry column with ``member`` names a registered player of
+    that side's entrant (报名), and nobody plays two boards of one match."""
+    if ev.schedule is None or ev.schedule.empty:
+        return
+    sides = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): (r["side0"], r["side1"])
+             for r in ev.schedule.to_dict("records")}
+    sheet = ev.sheet(ev.lay.games)
+    for key, typed in ev.typed.items():
+        g = ev.reg.group(key[0])
+        s = g.stage(key[1])
+        cols = [c for c in s.scoring.entry_game_columns() if c.member and c.side is not None]
+        if not cols or typed.games.empty or key not in sides:
+            continue
+        teams = ev.groups[g.id].teams
+        for col in cols:
+            number = sides[key][col.side]
+            t = teams.get(int(number)) if number is not None else None
+            players: set[str] = set()
+            if t is not None and t.get("roster_row") is not None and t["roster_row"] in ev.roster.index:
+                rec = ev.roster.loc[t["roster_row"]]
+                players = {str(rec[f"player{i}"]).strip() for i in range(1, 7)
+                           if rec.get(f"player{i}") is not None}
+            seen: dict[str, Any] = {}
+            for r in typed.games.to_dict("records"):
+                v = r.get(col.key)
+                if v is None or v != v or str(v).strip() == "":
+                    continue
+                name = str(v).strip()
+                cell = f"{ev.game_cols.get(col.key, '')}{r.get('_row')}"
+                if name not in players:
+                    ev.errors.append(InputError(
+                        f"“{name}”不是{number}号{t['name'] if t else ''}的报名队员（出场名单只能填写本队报名队员）",
+                        f"{name!r} is not a registered player of entrant {number}",
+                        sheet=sheet, cell=cell))
+                elif name in seen:
+                    ev.errors.append(InputError(f"“{name}”在同一场比赛中出场两次",
+                                                f"{name!r} plays twice in one match",
+                                                sheet=sheet, cell=cell))
+                seen[name] = r.get("_row")
 
 
 def rng_for(seed: int, *parts) -> random.Random:

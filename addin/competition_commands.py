@@ -344,10 +344,36 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                                    else None}, ev.lang)
 
 
+def _movement_rows(ev: CoreEvent, new) -> tuple[list[list], tuple | None]:
+    """移动表 rows of every stage whose format has ``plan(state)`` (all rounds fixed once round 1
+    is drawn), by table then round; and the side titles of the first such format."""
+    rows, sides = [], None
+    for g in ev.reg.groups:
+        for s in g.stages:
+            plan = getattr(s.format, "plan", None)
+            if plan is None or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s, with_standings=False)
+            st.matches = st.matches + [m for gg, ss, m in new if gg is g and ss is s]
+            ms = plan(st)
+            if ms:
+                sides = sides or tuple(getattr(type(s.format), "side_labels", ()))
+            for m in sorted(ms, key=lambda m: (str(m.pool or ""), m.table, m.round)):
+                a, b = (m.sides + (None,))[:2]
+                rows.append([ev.gname(g), ev.sname(s), m.table, m.round, a,
+                             ev.name_of(g, a) if a is not None else None, b,
+                             ev.name_of(g, b) if b is not None else None, m.label])
+    return rows, sides
+
+
 def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
     port, lang = ev.port, ev.lang
     if seed_of:
         c.write_generated(port, K.DRAW, _draw_rows(ev, seed_of), lang)
+    mrows, sides = _movement_rows(ev, new)
+    if mrows:
+        c.write_generated(port, K.movement_layout(sides or ev.lay.sides), mrows, lang,
+                          break_on=(0, 1, 2))
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
     _append_entry_rows(ev, new)
 

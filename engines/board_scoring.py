@@ -146,6 +146,8 @@ class TeamBoardGames(BaseModel):
     match_loss: Decimal = Decimal(0)
     bye_game_points: Decimal | None = None  # None: every board won
     first_move_boards: Literal["odd", "even"] = "odd"
+    #: 出场名单 columns on 逐局成绩 (who played each board), checked against the roster
+    lineups: bool = True
     clause: str | None = "福建省老年人智力运动会2024 围棋团体 四（四）；象棋竞赛规则 13.2"
     note: str | None = ("每局胜2和1负0得局分；按局分多少定场分胜2平1负0；轮空按全胜计（可改）"
                         " / game 2/1/0 → 局分; match 2/1/0 by 局分; a bye wins every board")
@@ -223,10 +225,15 @@ class TeamBoardGames(BaseModel):
 
     def entry_game_columns(self) -> list[EntryColumn]:
         """逐局成绩: one row per board: 台次 (prefilled) and the game's result from the first-listed
-        team's view (1-0 胜, 0-1 负, 和, +/- 对方弃权/迟到, 0:0 双方弃权)."""
-        return [EntryColumn("board", "台次", "Board", "int", width=5),
+        team's view (1-0 胜, 0-1 负, 和, +/- 对方弃权/迟到, 0:0 双方弃权); with ``lineups`` each
+        side's player on that board (出场名单; optional, checked against the roster)."""
+        cols = [EntryColumn("board", "台次", "Board", "int", width=5),
                 EntryColumn("result", "结果（{side}）", "Result ({side})", "code",
                             choices=self.RESULT_CHOICES, side=0, width=9)]
+        if self.lineups:
+            cols += [EntryColumn(f"player_{i}", "{side}出场队员", "{side} player", "text",
+                                 side=i, width=9, member=True) for i in (0, 1)]
+        return cols
 
     def entry_match_columns(self) -> list[EntryColumn]:
         return []

@@ -249,6 +249,8 @@ class EntryColumn:
     ``bianpai.workbooks.layouts`` column kind (``text``, ``int``, ``decimal``, ``code``);
     ``choices``: dropdown values for ``code`` columns; ``side``: the side index the column
     belongs to (``{side}`` in titles is replaced by the format's side label), or ``None``.
+    ``member``: the cell names a person who must be a registered player of that side's entrant
+    (出场名单: a line-up typed per board); the pipeline checks it against the roster.
     """
 
     key: str
@@ -258,6 +260,7 @@ class EntryColumn:
     choices: tuple[str, ...] | None = None
     width: float = 8
     side: int | None = None
+    member: bool = False
 
 
 @dataclass(frozen=True)

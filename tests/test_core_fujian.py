@@ -122,6 +122,13 @@ def test_mitchell_movement_in_the_sheets(demo):
     for g in games:
         typed.setdefault((g[3], g[4]), []).append(g[6])
     assert typed == {k: list(v) for k, v in label.items()}
+    # 移动表 (table cards): every table's rounds as the movement fixed them after round 1, equal to
+    # what was drawn round by round
+    mv = rows(path, "移动表")
+    assert mv[0][:4] == ("组别", "阶段", "桌号", "轮次") and "南北号" in mv[0]
+    planned = {(r[3], r[2]): (r[4], r[6], r[8]) for r in mv[1:] if r[0] == P80}
+    assert planned == {(r[3], r[4]): (r[6], r[8], r[5]) for r in sched}
+    assert [r[2] for r in mv[1:6]] == [1] * 5 and [r[3] for r in mv[1:6]] == [1, 2, 3, 4, 5]
 
 
 def test_80_ranking_is_matchpoints_then_countback(demo):
@@ -324,3 +331,73 @@ def test_bushuang_second_team_is_a_warning_accepted_with_a_reason(tmp_path):
     log = rows(path, "日志")
     assert any("补双：报名队数为单数" in str(r) for r in log)
     assert len([r for r in rows(path, "抽签")[1:] if r[0] == "围棋"]) == 8
+
+
+# ------------------------------------------------------------------------------ narrow: stage scope
+
+def _board(rnd, table, points, kitty_points=None, kitty=None, row=2):
+    return TypedMatch(games=pd.DataFrame([{"game": 1, "deal": 1, "points": points, "scored": None,
+                                           "kitty_points": kitty_points, "kitty": kitty,
+                                           "adjust": None, "_row": row}]))
+
+
+def test_stage_scope_compares_tables_and_counts_the_kitty():
+    """三8 抠底：…单抠*2，双抠*4，拖拉机抠*8; 一4 打同样的牌，以多得分为原则: the pipeline hands the
+    whole stage to ``score_stage``; table 1's 60 + 20 底牌 双抠 (×4) = 140 beats table 2's 120."""
+    from bianpai.engines.upgrade80 import Upgrade80Scoring
+    sc = Upgrade80Scoring()
+    assert sc.scope == "stage"
+    ms = [Match(1, 1, (1, 3), label="牌套1 第1副"), Match(1, 2, (2, 4), label="牌套1 第1副")]
+    typed = {ms[0].key: _board(1, 1, 60, 20, "双抠"), ms[1].key: _board(1, 2, 120, row=3)}
+    res = {r.match.table: r for r in sc.score_stage(ms, typed)}
+    assert res[1].points == (2, 0) and res[2].points == (0, 2)
+    typed[ms[0].key] = _board(1, 1, 60)
+    res = {r.match.table: r for r in sc.score_stage(ms, typed)}
+    assert res[1].points == (0, 2)
+
+
+def test_discipline_costs_half_a_matchpoint_and_bad_rows_carry_their_cell():
+    """五 如发现有比赛队员有违反以上规定，每次将扣0.5个比赛分处理; a bad 得分 row keeps its sheet row."""
+    from bianpai.engines.errors import InputErrors
+    from bianpai.engines.upgrade80 import Upgrade80Scoring
+    sc = Upgrade80Scoring()
+    ms = [Match(1, 1, (1, 3), label="牌套1 第1副"), Match(1, 2, (2, 4), label="牌套1 第1副")]
+    t1 = _board(1, 1, 100)
+    t1 = TypedMatch(games=t1.games, penalties=((1, "违纪：大声喧哗", Decimal("0.5")),))
+    res = {r.match.table: r for r in sc.score_stage(ms, {ms[0].key: t1,
+                                                         ms[1].key: _board(1, 2, 120, row=3)})}
+    assert res[1].points == (0, Decimal("1.5"))
+    with pytest.raises(InputErrors) as exc:
+        sc.score_stage(ms, {ms[0].key: _board(1, 1, 205, row=7), ms[1].key: _board(1, 2, 120)})
+    e = exc.value.errors[0]
+    assert e.row == 7 and e.column == "points"
+
+
+def test_lineup_names_must_be_registered_players(event):
+    """象棋 四3、四4 / 围棋 四（四）每轮上场4名，替补队员可替换: the 出场名单 typed per board (逐局成绩
+    甲方/乙方出场队员) names registered players of that team only; others are named by cell and
+    nothing is written."""
+    head = rows(event, "逐局成绩")[0]
+    c0 = head.index("甲方出场队员") + 1
+    sched = {(r[3], r[4]): r for r in rows(event, "对阵")[1:] if r[0] == "围棋"}
+    people = {}
+    for r in rows(event, "报名")[1:]:
+        if r[0] == "围棋":
+            people.setdefault(r[1], []).append(r[3])
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    game_rows = [i for i, r in enumerate(ws.iter_rows(values_only=True), start=1)
+                 if r[0] == "围棋" and r[3] == 1 and r[4] == 1]
+    home = people[sched[(1, 1)][7]]
+    for k, i in enumerate(game_rows):
+        ws.cell(i, c0, home[k])
+    wb.save(event)
+    assert run("rank", event).exit_code == 0
+    wb = openpyxl.load_workbook(event)
+    wb["逐局成绩"].cell(game_rows[1], c0, "冒名顶替")
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    col = openpyxl.utils.get_column_letter(c0)
+    assert res.exit_code == 2 and f"逐局成绩!{col}{game_rows[1]}" in res.output
+    assert "冒名顶替" in res.output and digest(event) == before
