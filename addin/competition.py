@@ -78,7 +78,9 @@ class Layouts:
 def layouts_for(reg: Regulation) -> Layouts:
     """The result-entry and standings layouts of ``reg``: value columns are the union of the
     stage scorings' entry columns (first declaration of a key wins), criteria columns the union
-    of the stage chains; side titles from the first stage's format."""
+    of the stage chains; side titles from the regulation's ``side_titles`` when set (an event
+    whose formats name their sides differently: 南北/东西 and 先手/后手), else from the first
+    stage's format."""
     stages = [s for g in reg.groups for s in g.stages]
     sides = tuple(getattr(type(stages[0].format), "side_labels", DEFAULT_SIDES)) if stages \
         else DEFAULT_SIDES

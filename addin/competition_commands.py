@@ -103,7 +103,7 @@ def roster_problems(ev: CoreEvent) -> list[InputError]:
         seen_name[k] = row
     for g in ev.reg.groups:
         n = int((r["group_id"] == g.id).sum())
-        if 0 < n < 2:
+        if 0 < n < 2 and g.stages:
             errs.append(InputError(f"{ev.gname(g)}只有 {n} 队报名，无法比赛",
                                    f"{g.name_en or g.id} has only {n} entry", sheet=sheet))
     return errs
@@ -286,7 +286,8 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     ev = load_core_event(port)
     _scored_or_refuse(ev)
     warnings: list[InputError] = []
-    undrawn = [g for g in ev.reg.groups if not ev.groups[g.id].drawn
+    # a group without stages (its events run in another workbook) is checked, never drawn
+    undrawn = [g for g in ev.reg.groups if g.stages and not ev.groups[g.id].drawn
                and (ev.roster["group_id"] == g.id).any()]
     if undrawn:
         found = _findings(ev)

@@ -294,12 +294,15 @@ def test_80_team_of_4_is_one_entry_with_two_pairs(tmp_path):
     """六（一）3（1）每单位报1支队伍，每队…队员4人 (FJ-01): a team of 4 passes; a team of 3 is an
     error on its row; the draw gives the team its 南北 and 东西 pair."""
     people = [r for r in _people(load_preset(PRESET), 3) if r[0] == P80]
-    path = _fresh(tmp_path, people)
+    # a bridge team on the same roster (七（四）checked together) is checked but not drawn here
+    bridge = [["桥牌", "桥一队", None, f"桥{k}", "男", people[0][5], None, "福州", "队员", None, None,
+               None] for k in range(1, 5)]
+    path = _fresh(tmp_path, people + bridge)
     res = run("check", path)
     assert res.exit_code == 0, res.output
     assert run("draw", path, "--seed", 4).exit_code == 0
     draw = [r for r in rows(path, "抽签")[1:] if r[0] == P80]
-    assert len(draw) == 12
+    assert len(draw) == 12 and not any(r[0] == "桥牌" for r in rows(path, "抽签")[1:])
     short = tmp_path / "short"
     short.mkdir()
     path2 = _fresh(short, people[1:])
