@@ -269,8 +269,11 @@ def _print_standings(data: dict) -> None:
             continue
         t = Table(title=str(group), show_lines=False)
         team = "team" in rows[0]
-        fixed = [("rank", "名次"), ("team" if team else "number", "队号" if team else "序号"),
+        place = "place" if "place" in rows[0] and "rank" not in rows[0] else "rank"
+        fixed = [(place, "名次"), ("team" if team else "number", "队号" if team else "序号"),
                  ("name", "队名" if team else "选手")]
+        if "source" in rows[0]:  # a final ranking: where each place was decided
+            fixed.append(("source", "名次来源"))
         # the main score and the first tie-break fit a terminal; the 排名 sheet has them all
         crit = [k for k in rows[0] if k in CRITERIA and k != "lots"][:2]
         if team:
@@ -284,7 +287,7 @@ def _print_standings(data: dict) -> None:
         for r in rows:
             t.add_row(*["" if r.get(k) is None else str(r[k]) for k, _ in fixed],
                       *["" if r.get(k) is None else str(r[k]) for k in crit],
-                      r.get("explanation", ""))
+                      r.get("explanation") or "")
         console.print(t)
 
 

@@ -48,6 +48,8 @@ class CommandResult:
     seed: int | None = None
     findings: list[dict] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
+    #: (state, next step) when the command knows them (see :func:`bianpai.addin.status.write_status`)
+    status_hint: tuple[str, str] | None = None
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -160,6 +162,11 @@ def invalidate_awards(port: WorkbookPort, lang: str) -> bool:
 
 def finish(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> CommandResult:
     log(port, result, args, lang)
+    if result.status_hint:  # the state the command computed: the status line need not re-read
+        try:
+            port.status_hint = result.status_hint
+        except AttributeError:
+            pass
     port.save()
     return result
 
@@ -396,6 +403,7 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     rng = random.Random(seed)
     groups: dict[str, GroupEntries] = {}
     draw_rows, sched_rows = [], []
+    edits: list[str] = []
     lots_drawn = False
     for g in ev.reg.groups:
         sub = ev.roster[ev.roster["group_id"] == g.id]
@@ -439,6 +447,14 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
         stage = g.stages[0]
         sched = round_robin_schedule(len(ge.entries), cycles=stage.format.cycles,
                                      max_rounds=stage.format.max_rounds)
+        if g.id in existing and not redraw:  # the drawn 对阵 is the record (hand edits kept)
+            sched_errs: list[InputError] = []
+            sched = group_schedule(port, ev, ge, sched_errs)
+            if sched_errs:
+                raise InputErrors(sched_errs)
+            note = edited_note(sched, g.name_zh)
+            if note:
+                edits.append(note)
         b = stage.format.boards_per_round
         for m in sched.itertuples():
             boards = f"{(m.round - 1) * b + 1}-{m.round * b}" if not pd.isna(m.away) else ""
@@ -465,12 +481,83 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
         kept = sorted({str(ge.seed) for ge in groups.values() if ge.seed})
         result.summary_zh += f"；序号沿用原抽签（随机种子 {', '.join(kept) or '无'}），未重新抽签"
         result.summary_en += "; numbers kept from the earlier draw"
+    if edits:
+        result.summary_zh += "；" + "；".join(edits)
+        result.summary_en += "; hand-edited pairings kept"
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}（" + \
             "；".join(f"{e.where} {e.zh}" for e in warnings) + "）"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
     return finish(port, result, {"seed": seed, "redraw": redraw or None,
                                  "accept_warnings": accept_warnings}, lang)
+
+
+def group_schedule(port: WorkbookPort, ev: Event, ge: GroupEntries,
+                   errors: list[InputError] | None = None) -> pd.DataFrame:
+    """The group's round-robin schedule as it stands in 对阵 (the record: an arbiter's hand
+    edit — two opponents swapped — is honoured, as in the team and core events), or the
+    Berger table when 对阵 has no row of the group yet. Columns as
+    :func:`bianpai.engines.round_robin.round_robin_schedule` plus ``edited`` (bool: differs
+    from the Berger table). Problems (a number not drawn, a pair twice in a round, rounds
+    missing) go to ``errors`` with their 对阵 cells; the Berger table is returned then."""
+    g = ge.group
+    fmt = g.stages[0].format
+    berger = round_robin_schedule(len(ge.entries), cycles=fmt.cycles)
+    berger["edited"] = False
+    name = find_sheet(port, L.SCHEDULE)
+    if name is None:
+        return berger
+    errs: list[InputError] = []
+    df = read_table(port, L.SCHEDULE, errors=errs)
+    sub = df[[str(x) in (g.name_zh, g.name_en, g.id) for x in df["group"]]]
+    if sub.empty:
+        return berger
+    numbers = set(int(n) for n in ge.entries["number"])
+    seen: dict[tuple, int] = {}
+    rows = []
+    for row, rec in records(sub):
+        for k in ("ns", "ew"):
+            v = rec[k]
+            if v is not None and int(v) not in numbers:
+                errs.append(InputError(f"对阵表序号 {v} 不在{g.name_zh}的抽签中",
+                                       f"number {v} is not in the draw of {g.name_en or g.id}",
+                                       sheet=name, cell=cell_of(sub, row, k)))
+            elif v is not None:
+                key = (rec["round"], int(v))
+                if key in seen:
+                    errs.append(InputError(
+                        f"第{rec['round']}轮 {v}号 出现两次（另见第{seen[key]}行）：每轮每对只能出场一次",
+                        f"pair {v} appears twice in round {rec['round']} (see row {seen[key]})",
+                        sheet=name, cell=cell_of(sub, row, k)))
+                seen[key] = row
+        rows.append({"round": rec["round"], "table": rec["table"], "home": rec["ns"],
+                     "away": rec["ew"]})
+    sched = pd.DataFrame(rows, columns=["round", "table", "home", "away"])
+    if set(sched["round"]) != set(berger["round"]):
+        errs.append(InputError(f"对阵表中{g.name_zh}的轮次与循环赛轮次（1–{int(berger['round'].max())}）不符",
+                               f"the rounds of {g.name_en or g.id} in Pairings differ from the "
+                               f"round robin's", sheet=name))
+    if errs:
+        if errors is not None:
+            errors.extend(errs)
+        return berger
+    sched["away"] = sched["away"].astype("Int64")
+    key = lambda d: {(int(r), frozenset(x for x in (h, a) if not pd.isna(x)))  # noqa: E731
+                     for r, h, a in zip(d["round"], d["home"], d["away"])}
+    mine = key(sched)
+    sched["edited"] = [(int(r), frozenset(x for x in (h, a) if not pd.isna(x))) not in key(berger)
+                       for r, h, a in zip(sched["round"], sched["home"], sched["away"])]
+    del mine
+    return sched.sort_values(["round", "table"]).reset_index(drop=True)
+
+
+def edited_note(sched: pd.DataFrame, gname: str) -> str:
+    """"对阵已手工调整：…" naming the rounds and tables that differ from the Berger table."""
+    ed = sched[sched["edited"]] if "edited" in sched.columns else sched.iloc[0:0]
+    if ed.empty:
+        return ""
+    where = "、".join(f"第{int(r)}轮第{int(t)}桌" for r, t in zip(ed["round"], ed["table"]))
+    return f"{gname}对阵已手工调整（与伯格表不同）：{where}"
 
 
 def _append_board_rows(port, ev: Event, groups: dict[str, GroupEntries], lang: str) -> int:
@@ -492,7 +579,7 @@ def _append_board_rows(port, ev: Event, groups: dict[str, GroupEntries], lang: s
         g = ge.group
         gname = g.name_zh if lang == "zh" else (g.name_en or g.name_zh)
         stage = g.stages[0]
-        sched = round_robin_schedule(len(ge.entries), cycles=stage.format.cycles)
+        sched = group_schedule(port, ev, ge)
         b = stage.format.boards_per_round
         for m in sched.dropna(subset=["away"]).itertuples():
             for board in range((m.round - 1) * b + 1, m.round * b + 1):
@@ -516,6 +603,7 @@ class GroupResults:
     missing: list[str]
     rounds: int
     disqualified: dict = field(default_factory=dict)  # entrant -> round of disqualification
+    warnings: list[str] = field(default_factory=list)  # typed results that look wrong (sheet!cell)
 
 
 def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = None
@@ -547,7 +635,8 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
     for gid, ge in groups.items():
         g = ge.group
         stage = g.stages[0]
-        sched = round_robin_schedule(len(ge.entries), cycles=stage.format.cycles)
+        warnings: list[str] = []
+        sched = group_schedule(port, ev, ge, errs)
         n_rounds = int(sched["round"].max())
         if upto_round is not None and not 1 <= upto_round <= n_rounds:
             errs.append(InputError(f"--round 应为 1–{n_rounds}（{g.name_zh}共 {n_rounds} 轮），实际为 {upto_round}",
@@ -694,6 +783,7 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
                 if (r, e) not in byes:
                     typed_df = _forfeit_for_lateness(typed_df, sched, {"round": r, "entrant": e})
         pen_df = pd.DataFrame(pen_rows, columns=["round", "entrant", "pct_of_top"])
+        warnings += _typed_pct_warnings(tp.loc[tkeep], pen_df, sheet_t, g.name_zh)
         # --- which board tables count: a round is scored once all its board tables are in ----
         complete_boards = []
         missing = []
@@ -739,7 +829,8 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
             if not ok:
                 n_miss = int((~res[(res["round"] == rnd)]["complete"]).sum() // 2)
                 missing.append(f"第{rnd}轮缺 {n_miss} 桌")
-        out[gid] = GroupResults(gid, ge, res, missing, n_rounds, disqualified=dq)
+        out[gid] = GroupResults(gid, ge, res, missing, n_rounds, disqualified=dq,
+                                warnings=warnings)
     if errs:
         raise InputErrors(errs)
     return out
@@ -748,6 +839,39 @@ def collect_results(port: WorkbookPort, ev: Event, *, upto_round: int | None = N
 def _typed_frame(df: pd.DataFrame) -> pd.DataFrame:
     cols = ["round", "ns", "ew", "ns_pct", "ew_pct", "status", "ns_level_diff"]
     return df[cols].reset_index(drop=True) if len(df) else pd.DataFrame(columns=cols)
+
+
+def _typed_pct_warnings(tp: pd.DataFrame, pens: pd.DataFrame, sheet: str, gname: str) -> list[str]:
+    """Typed round percentages that do not add up, where no 罚分 explains it: a table's NS + EW
+    ≠ 100, and a round whose NS percentages do not average 50 (e.g. both tables of a two-table
+    field at NS 52). Warnings, not errors (an electronic scorer may round); each names its cells."""
+    out: list[str] = []
+    penalised = {(int(r), int(e)) for r, e in zip(pens["round"], pens["entrant"])}
+    cols = tp.attrs.get("columns", {})
+    ok_rows = []
+    for row, rec in records(tp):
+        if rec["ns_pct"] is None or rec["ew_pct"] is None or rec["status"]:
+            continue
+        pen = (rec["round"], rec["ns"]) in penalised or (rec["round"], rec["ew"]) in penalised
+        total = rec["ns_pct"] + rec["ew_pct"]
+        if not pen and abs(total - 100) > Decimal("0.02"):
+            out.append(f"{sheet}!{cols.get('ns_pct', '?')}{row}:{cols.get('ew_pct', '?')}{row} "
+                       f"{gname}第{rec['round']}轮 {rec['ns']}-{rec['ew']} 比赛分之和 {total}（≠100，"
+                       f"且无罚分记录）")
+        if not pen:
+            ok_rows.append((row, rec))
+    by_round: dict = {}
+    for row, rec in ok_rows:
+        by_round.setdefault(rec["round"], []).append((row, rec))
+    for rnd, items in by_round.items():
+        if len(items) < 2:
+            continue
+        mean = sum(rec["ns_pct"] for _, rec in items) / len(items)
+        if abs(mean - 50) > Decimal("0.05"):
+            cells = "、".join(f"{cols.get('ns_pct', '?')}{row}" for row, _ in items)
+            out.append(f"{sheet}!{cells} {gname}第{rnd}轮各桌南北比赛分平均为 {mean:.2f}（同一轮南北方"
+                       f"互相比较，应平均 50）")
+    return out
 
 
 def _forfeit_for_lateness(typed_df, sched, rec):
@@ -955,6 +1079,12 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     if stale:
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
+    warned = [w for gr in groups.values() for w in gr.warnings]
+    if warned:
+        result.summary_zh += "；请核对（警告）：" + "；".join(warned)
+        result.summary_en += f"; {len(warned)} typed percentage(s) do not add up: check them"
+        result.findings = [{"severity": "warning", "where": w.split(" ")[0], "zh": w, "en": ""}
+                           for w in warned]
     return finish(port, result, {"round": upto_round, "seed": seed}, lang)
 
 

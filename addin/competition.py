@@ -35,7 +35,17 @@ from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
-from bianpai.workbooks.tables import cell_of, find_sheet, read_table, records
+from bianpai.workbooks.tables import cell_of, find_sheet, read_table
+from bianpai.workbooks.tables import records as _all_records
+
+
+def records(df: pd.DataFrame):
+    """Rows of a read sheet, without those whose cells were already reported as bad (their
+    blanks would only cause follow-on errors)."""
+    bad = df.attrs.get("bad_rows", set())
+    for row, rec in _all_records(df):
+        if row not in bad:
+            yield row, rec
 
 __all__ = ["is_core_regulation", "is_core_workbook", "CoreEvent", "GroupState",
            "load_core_event", "layouts_for", "DEFAULT_SIDES"]
@@ -146,6 +156,11 @@ class CoreEvent:
     #: the people roster (one row per person) when the regulation's roster layout is "people";
     #: ``roster`` then holds one row per entrant built from it (index: first person's row)
     people: pd.DataFrame | None = None
+    #: (group_id, stage_id) → entrants whose results are all annulled (forfeit, 取消 withdrawal):
+    #: ranked after the others, never qualified
+    annulled: dict = field(default_factory=dict)
+    #: columns of the widest pool in 交叉表 (set by rank)
+    crosstable_width: int = 0
     #: column key → letter of the 逐局成绩 sheet (for scoring errors' cells)
     game_cols: dict[str, str] = field(default_factory=dict)
     errors: list[InputError] = field(default_factory=list)
@@ -283,11 +298,24 @@ class CoreEvent:
                 self.errors.append(self._placed(exc, typed))
         # a withdrawal's forfeits come after the scoring's own stage rules (九第一条2 voids a
         # forfeiting team's results: a withdrawal decides that itself, by its 成绩处理)
-        done = sc.finalize(list(out.values())) + list(forfeits.values())
-        for (gid, sid, number), (_k, annul, reason) in self.withdrawals.items():
-            if annul and gid == g.id and sid == s.id:
-                done = core.annul_entrant(done, number, note_zh=f"{number}号退赛，成绩取消（{reason}）",
-                                          note_en=f"{number} withdrew; results annulled")
+        played = list(out.values())
+        annulled: set[int] = set()
+        if getattr(type(s.format), "annul_results", True):
+            done = sc.finalize(played)
+            # entrants whose forfeit voided all their results (九第一条2) rank after the others
+            gone = {e for r in played for e, o in zip(r.match.sides, r.outcome) if o == "FL"}
+            annulled |= {e for e in gone if all("VOID" in r.outcome for r in done
+                                                 if e in r.match.sides)}
+            done += list(forfeits.values())
+            for (gid, sid, number), (_k, annul, reason) in self.withdrawals.items():
+                if annul and gid == g.id and sid == s.id:
+                    annulled.add(number)
+                    done = core.annul_entrant(done, number,
+                                              note_zh=f"{number}号退赛，成绩取消（{reason}）",
+                                              note_en=f"{number} withdrew; results annulled")
+        else:  # a bracket: results stand (walkovers included), nobody's are annulled
+            done = played + list(forfeits.values())
+        self.annulled[key] = annulled
         out = {r.match.key: r for r in done}
         self._results_cache[key] = out
         return out
@@ -358,6 +386,15 @@ class CoreEvent:
         chain = s.tie_breaks.criteria if s.tie_breaks else ["match_points", "lots"]
         table = rank_engine([e.number for e in ents], rows, chain,
                             seed=self.stage_seed(g, s)).table
+        gone = self.annulled.get((g.id, s.id), set()) & set(table["entrant"])
+        if gone:  # annulled entrants after everyone else, sharing the last place
+            keep = table[~table["entrant"].isin(gone)].copy()
+            keep["rank"] = [1 + int((keep["rank"] < r).sum()) for r in keep["rank"]]
+            tail = table[table["entrant"].isin(gone)].copy()
+            tail["rank"] = len(keep) + 1
+            tail["explanation_zh"] = "弃权或取消资格，全部成绩无效，不参加排名"
+            tail["explanation_en"] = "forfeited or disqualified: all results void, not ranked"
+            table = pd.concat([keep, tail], ignore_index=True)
         played = rows[rows["complete"].astype(bool) & (rows["outcome"] != "CARRY")]
         for col, codes in (("played", ("W", "D", "L", "FW", "FL")), ("won", ("W", "FW")),
                            ("drawn", ("D",)), ("lost", ("L", "FL"))):
@@ -436,9 +473,12 @@ def _read_withdrawals(ev: CoreEvent) -> None:
                                         sheet=sheet, cell=cell_of(d, row, "number")))
             continue
         k = int(rec["after_round"])
-        if k < 0:
-            ev.errors.append(InputError("最后参赛轮次不能为负数", "the last round played must be ≥ 0",
-                                        sheet=sheet, cell=cell_of(d, row, "after_round")))
+        drawn = max((m.round for m in ev.stage_matches(g, current)), default=0)
+        if not 0 <= k <= drawn:
+            ev.errors.append(InputError(
+                f"最后参赛轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
+                f"the last round played must be 0–{drawn}; got {k}",
+                sheet=sheet, cell=cell_of(d, row, "after_round")))
             continue
         res = rec["results"]
         annul = (res == "取消") if res else ev.reg.withdrawal.results == "annul"
@@ -514,10 +554,54 @@ def _read_roster_groups(ev: CoreEvent) -> None:
     r["group_id"] = gids
 
 
+#: hidden copies of the record sheets a command generated (抽签, 晋级): a hand edit of a fact
+#: the event depends on is refused with its cell instead of being trusted or re-drawn
+RECORD_COPIES = {"draw": "_bianpai_draw", "entries": "_bianpai_entries"}
+DRAW_KEYS = ["group", "number", "name", "pool", "position", "roster_row", "seed"]
+ENTRY_KEYS = ["group", "stage", "number", "pool", "position", "from_stage", "from_pool",
+              "from_place", "carry", "join_round", "seed"]
+
+
+def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> None:
+    """Compare the record sheet ``df`` (columns ``keys``) with the hidden copy the generating
+    command wrote; every changed, added or deleted cell is an error naming it."""
+    copy = RECORD_COPIES[layout.key]
+    if copy not in ev.port.sheet_names():
+        return
+    grid = ev.port.read_values(copy)
+    saved = [list(r) + [None] * (len(keys) - len(r)) for r in grid[1:] if any(v is not None for v in r)]
+    sheet = df.attrs.get("sheet", layout.zh)
+    cols = df.attrs.get("columns", {})
+    now = [(row, [rec.get(k) for k in keys]) for row, rec in _all_records(df)]
+    norm = lambda v: "" if v is None else str(v).strip()  # noqa: E731
+    for i in range(max(len(saved), len(now))):
+        if i >= len(now):
+            ev.errors.append(InputError(
+                f"“{sheet}”表少了第{i + 2}行（原为 {'、'.join(norm(v) for v in saved[i] if v is not None)}）："
+                f"此表由命令生成，请勿删改；如需重抽请撤销或重新抽签",
+                f"row {i + 2} of {sheet} was deleted; this sheet is generated: undo instead",
+                sheet=sheet, cell=f"{i + 2}:{i + 2}"))
+            break
+        row, vals = now[i]
+        if i >= len(saved):
+            ev.errors.append(InputError(f"“{sheet}”表多了第{row}行：此表由命令生成，请勿添加",
+                                        f"row {row} was added to {sheet}; it is generated",
+                                        sheet=sheet, cell=f"{row}:{row}"))
+            continue
+        for k, a, b in zip(keys, saved[i], vals):
+            if norm(a) != norm(b):
+                ev.errors.append(InputError(
+                    f"“{sheet}”表的值被改动（原为“{norm(a)}”，现为“{norm(b)}”）：此表由命令生成，"
+                    f"是编排的依据，不能手改；如需调整请撤销或重新抽签/进入下一阶段",
+                    f"{sheet} was edited ({norm(a)!r} → {norm(b)!r}); it is generated, undo instead",
+                    sheet=sheet, cell=f"{cols.get(k, '?')}{row}"))
+
+
 def _read_draw(ev: CoreEvent) -> None:
     if not find_sheet(ev.port, K.DRAW):
         return
     d = read_table(ev.port, K.DRAW, errors=ev.errors)
+    check_record(ev, K.DRAW, d, DRAW_KEYS)
     sheet = d.attrs.get("sheet", K.DRAW.zh)
     for row, rec in records(d):
         g = ev.group_of(rec["group"])
@@ -604,6 +688,7 @@ def _read_entries(ev: CoreEvent) -> pd.DataFrame:
     if not find_sheet(ev.port, K.ENTRIES):
         return pd.DataFrame(columns=cols)
     d = read_table(ev.port, K.ENTRIES, errors=ev.errors)
+    check_record(ev, K.ENTRIES, d, ENTRY_KEYS)
     sheet = d.attrs.get("sheet", K.ENTRIES.zh)
     out = []
     for row, rec in records(d):
@@ -645,6 +730,20 @@ def _match_key(ev: CoreEvent, rec: dict, df: pd.DataFrame, row: int, sheet: str)
     return (g.id, s.id, rec["pool"], rec["round"], rec["table"])
 
 
+def _all_columns(ev: CoreEvent, layout, df: pd.DataFrame) -> None:
+    """A typed sheet that exists must have every column of its layout: a renamed or deleted
+    header would silently drop what is typed under it (a result, a 判定)."""
+    if "sheet" not in df.attrs:
+        return
+    have = df.attrs.get("columns", {})
+    missing = [c for c in layout.columns if c.key not in have and not c.required]
+    for c in missing:
+        ev.errors.append(InputError(
+            f"“{df.attrs['sheet']}”表缺少“{c.zh}”列（第1行应为表头；表头被改名或删除）",
+            f"sheet {df.attrs['sheet']!r} has no column {c.en!r} (row 1 must be the header)",
+            sheet=df.attrs["sheet"], cell="1:1"))
+
+
 def _read_typed(ev: CoreEvent) -> None:
     """成绩 (per match), 逐局成绩 (per game) and 罚分 into :class:`TypedMatch` per match key;
     every row must name a drawn match, and each match is typed at one level only."""
@@ -652,9 +751,14 @@ def _read_typed(ev: CoreEvent) -> None:
     if ev.schedule is not None:
         for r in ev.schedule.to_dict("records"):
             drawn[(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"])] = r
-    res_df = read_table(ev.port, ev.lay.results, required=False, errors=ev.errors)
-    games_df = read_table(ev.port, ev.lay.games, required=False, errors=ev.errors)
+    needed = bool(drawn)  # once matches are drawn, the entry sheets and all their columns
+    res_df = read_table(ev.port, ev.lay.results, required=needed, errors=ev.errors) \
+        if needed else read_table(ev.port, ev.lay.results, required=False, errors=ev.errors)
+    games_df = read_table(ev.port, ev.lay.games, required=needed, errors=ev.errors) \
+        if needed else read_table(ev.port, ev.lay.games, required=False, errors=ev.errors)
     pen_df = read_table(ev.port, K.PENALTIES, required=False, errors=ev.errors)
+    for layout, df in ((ev.lay.results, res_df), (ev.lay.games, games_df), (K.PENALTIES, pen_df)):
+        _all_columns(ev, layout, df)
     ev.game_cols = dict(games_df.attrs.get("columns", {}))
     rsheet = res_df.attrs.get("sheet", ev.lay.results.zh)
     gsheet = games_df.attrs.get("sheet", ev.lay.games.zh)

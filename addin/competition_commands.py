@@ -27,7 +27,8 @@ from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import write_settings_sheet
-from bianpai.workbooks.tables import cell_of, records
+from bianpai.addin.competition import records
+from bianpai.workbooks.tables import cell_of
 
 __all__ = ["build_core_workbook", "core_check", "core_draw", "core_advance", "core_rank",
            "core_awards", "core_final_standings", "core_withdraw"]
@@ -124,8 +125,74 @@ class _PeopleView:
         self.roster = p
 
 
+def _stage_sizes(ev: CoreEvent, g: Group) -> list[tuple[Stage, dict]]:
+    """(stage, {pool: entrants}) each stage of ``g`` will have with the roster as it stands: the
+    first stage by its pool split, later ones from their entrant rules (places per pool, a
+    knockout's survivors)."""
+    n = int((ev.roster["group_id"] == g.id).sum())
+    out: list[tuple[Stage, dict]] = []
+    sizes: dict[str, dict] = {}
+    for i, s in enumerate(g.stages):
+        if i == 0 and g.sub_entrants is not None:  # each entry plays once in every label's pool
+            split = {lab: n for lab in g.sub_entrants.labels}
+            sizes[s.id] = split
+            out.append((s, split))
+            continue
+        if i == 0 or s.entrants == "all":
+            total = n
+        else:
+            total = 0
+            for rule in s.entrants:
+                src = sizes.get(rule.from_stage) or {}
+                if rule.remaining:
+                    total += getattr(g.stage(rule.from_stage).format, "stop_when_remaining", 0) or 0
+                elif rule.places is not None:
+                    span = (rule.places.last or 10**6) - rule.places.first + 1
+                    per = [min(span, max(0, c - rule.places.first + 1)) for c in src.values()]
+                    total += sum(per) if rule.per_pool else min(span, sum(src.values()))
+        labels = s.pools.pool_labels() if s.pools else [None]
+        size = -(-total // len(labels)) if total else 0
+        split = {lab: max(0, min(size, total - i * size)) for i, lab in enumerate(labels)}
+        sizes[s.id] = split
+        out.append((s, split))
+    return out
+
+
+def structure_problems(ev: CoreEvent) -> list[InputError]:
+    """A field the regulation's stage structure cannot play (七（一）1: three pools of six; 七（二）:
+    a knockout that must leave exactly six), found before the first draw and named at the
+    group's 报名 rows, instead of a stage that cannot be drawn later."""
+    from bianpai.engines.core import StageEntrant, StageState
+    errs = []
+    r = ev.roster
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    for g in ev.reg.groups:
+        rows = list(r.index[r["group_id"] == g.id])
+        if len(rows) < 2 or ev.groups[g.id].drawn:
+            continue
+        where = f"A{rows[0]}:A{rows[-1]}"
+        for s, split in _stage_sizes(ev, g):
+            st = StageState(entrants=[StageEntrant(number=100 * j + k, pool=p, seed=k)
+                                      for j, (p, c) in enumerate(split.items())
+                                      for k in range(1, c + 1)])
+            problems = []
+            try:
+                s.format.total_rounds(st)
+            except Exception as exc:  # noqa: BLE001 - a format's own refusal, shown as text
+                problems.append(getattr(exc, "zh", str(exc)))
+            problems += getattr(s.format, "field_problems", lambda _st: [])(st)
+            for text in problems:
+                errs.append(InputError(
+                    f"{ev.gname(g)}报名 {len(rows)} 队，{ev.sname(s)}（{sum(split.values())} 队）无法按规程进行："
+                    f"{text}", f"{g.name_en or g.id}: {len(rows)} entries cannot play "
+                    f"{s.name_en or s.id} as set", sheet=sheet, cell=where))
+            if problems:
+                break
+    return errs
+
+
 def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
-    out = [("error", e) for e in ev.errors + roster_problems(ev)]
+    out = [("error", e) for e in ev.errors + roster_problems(ev) + structure_problems(ev)]
     if ev.people is not None:
         return out + c.eligibility_findings(_PeopleView(ev))
     for g in ev.reg.groups:
@@ -149,6 +216,9 @@ def core_check(port: WorkbookPort):
         "check", f"名单检查：{len(ev.roster)} 队，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
         f"roster check: {len(ev.roster)} teams, {n_err} errors, {len(problems) - n_err} warnings",
         findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
+    if n_err:
+        result.status_hint = (f"名单有 {n_err} 处错误（首处：{problems[0][1].where}）",
+                              "请按“校验”表修改报名/队员表后再点“检查名单”")
     return c.finish(port, result, {}, ev.lang)
 
 
@@ -271,8 +341,15 @@ def _sides_text(ev: CoreEvent, g: Group, m: Match) -> str:
 
 def _missing_reason(ev: CoreEvent, g: Group, s: Stage, miss: list[Match]) -> InputError:
     where = f"{ev.gname(g)}{ev.sname(s)}"
-    lines = [f"{m.pool or ''}{'组' if m.pool else ''}第{m.round}轮第{m.table}桌 {_sides_text(ev, g, m)}"
-             for m in miss]
+    lines = []
+    for m in miss:
+        line = f"{m.pool or ''}{'组' if m.pool else ''}第{m.round}轮第{m.table}桌 {_sides_text(ev, g, m)}"
+        typed = ev.typed.get((g.id, s.id, *m.key))
+        need = getattr(s.scoring, "extra_games_needed", None)
+        if typed is not None and need is not None and need(typed):
+            n = len(typed.games) + 1
+            line += f"（局分相同，须加赛：在“逐局成绩”加一行，局填 {n}）"
+        lines.append(line)
     return InputError(f"{where}尚有 {len(miss)} 场未录入成绩，不能编排下一轮：\n    " + "\n    ".join(lines),
                       f"{g.name_en or g.id} {s.name_en or s.id}: {len(miss)} match(es) without a result",
                       sheet=ev.sheet(ev.lay.results))
@@ -324,8 +401,10 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                 break
             new += [(g, s, m) for m in ms]
             break  # one running stage per group at a time (the next waits for advance)
-    if errs:
+    if errs and not new and not seed_of:
         raise InputErrors(errs)
+    for e in errs:  # groups go on independently: one group waiting does not hold the others
+        notes.append(e.zh.split("\n")[0].rstrip("：:") + "（未编排）")
     if not new and not seed_of:
         if notes:
             raise RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
@@ -338,6 +417,9 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     summary = "；".join(f"{k}（{n} 场）" for k, n in parts.items()) or "抽签完成"
     result = c.CommandResult("draw", f"编排完成：{summary}" + "".join(f"；{n}" for n in notes),
                              f"drawn: {len(new)} matches", seed=seed)
+    n_new = sum(1 for _g, _s, m in new if not m.is_bye)
+    result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
+                          "在“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
@@ -367,10 +449,24 @@ def _movement_rows(ev: CoreEvent, new) -> tuple[list[list], tuple | None]:
     return rows, sides
 
 
+def write_record(port: WorkbookPort, layout, rows: list[list], lang: str, keys: list[str]) -> None:
+    """Write a record sheet (抽签, 晋级) and its hidden copy (the values ``keys`` of each row),
+    against which every later command checks it (:func:`bianpai.addin.competition.check_record`)."""
+    from bianpai.addin.competition import RECORD_COPIES
+    from bianpai.workbooks.port import SheetFormat
+    c.write_generated(port, layout, rows, lang)
+    idx = [next(i for i, col in enumerate(layout.columns) if col.key == k) for k in keys]
+    copy = [keys] + [[("" if r[i] is None else str(r[i])) for i in idx] for r in rows]
+    port.write_sheet(RECORD_COPIES[layout.key], copy,
+                     SheetFormat(hidden=True, freeze=None, header_fill=None, bold_header=False,
+                                 text_columns=list(range(len(keys)))))
+
+
 def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
+    from bianpai.addin.competition import DRAW_KEYS
     port, lang = ev.port, ev.lang
     if seed_of:
-        c.write_generated(port, K.DRAW, _draw_rows(ev, seed_of), lang)
+        write_record(port, K.DRAW, _draw_rows(ev, seed_of), lang, DRAW_KEYS)
     mrows, sides = _movement_rows(ev, new)
     if mrows:
         c.write_generated(port, K.movement_layout(sides or ev.lay.sides), mrows, lang,
@@ -423,6 +519,7 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
             continue
         st = ev.state(g, src)
         pl = src.format.placings(st)
+        pl = pl[~pl["entrant"].isin(ev.annulled.get((g.id, src.id), set()))]  # never qualify
         if rule.remaining:
             rem = getattr(src.format, "remaining", None)
             keep = set(rem(st)) if rem else set(pl[pl["place"] == pl["place"].min()]["entrant"])
@@ -500,9 +597,11 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
         from bianpai.workbooks.tables import find_sheet
         name = find_sheet(port, K.ENTRIES)
         old = [list(r) for r in port.read_values(name)[1:]] if name else []
-    c.write_generated(port, K.ENTRIES, old + new_rows, ev.lang)
+    from bianpai.addin.competition import ENTRY_KEYS
+    write_record(port, K.ENTRIES, old + new_rows, ev.lang, ENTRY_KEYS)
     result = c.CommandResult("advance", "进入下一阶段：" + "；".join(done),
                              f"advanced: {len(new_rows)} qualifiers", seed=seed)
+    result.status_hint = ("；".join(done) + " 已进入", "可以抽签编排新阶段第1轮")
     return c.finish(port, result, {"seed": seed}, ev.lang)
 
 
@@ -542,6 +641,57 @@ def _cell(v):
     if isinstance(v, Decimal):
         return int(v) if v == v.to_integral_value() else v
     return v
+
+
+CROSSTABLE_FORMATS = ("round_robin", "fixture_list")
+
+
+def _crosstable(ev: CoreEvent) -> list[list]:
+    """Rows of 交叉表 for every entered round-robin-like stage (see
+    :func:`bianpai.workbooks.core_layouts.crosstable_layout`)."""
+    out = []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if s.format.kind not in CROSSTABLE_FORMATS or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s)
+            for p in st.pools():
+                order = sorted(st.pool_entrants(p), key=lambda e: (e.seed or 0, e.number))
+                pos = {e.number: i for i, e in enumerate(order, start=1)}
+                tab = st.standings[p].set_index("entrant")
+                cells: dict[tuple[int, int], list[str]] = {}
+                byes: dict[int, list[str]] = {}
+                for r in st.results.values():
+                    m = r.match
+                    if m.pool != p:
+                        continue
+                    if m.is_bye:
+                        for e in m.entrants:
+                            byes.setdefault(e, []).append(f"R{m.round}")
+                        continue
+                    a, b = m.sides[0], m.sides[1]
+                    for i, (x, y) in enumerate(((a, b), (b, a))):
+                        j = 1 - i
+                        txt = f"{_num(r.points[i])}:{_num(r.points[j])}"
+                        if "VOID" in r.outcome:
+                            txt = "无效" if ev.lang == "zh" else "void"
+                        elif r.outcome[i] in ("FW", "FL"):
+                            txt += "（弃权）" if ev.lang == "zh" else " (forfeit)"
+                        cells.setdefault((x, y), []).append(txt)
+                width = len(order)
+                for e in order:
+                    row = [ev.gname(g), ev.sname(s), p, pos[e.number], e.number,
+                           ev.name_of(g, e.number)]
+                    row += ["×" if o.number == e.number else "、".join(cells.get((e.number, o.number), []))
+                            or None for o in order]
+                    row += [None] * (ev.crosstable_width - width)
+                    mp = tab.loc[e.number, "match_points"] if "match_points" in tab.columns else None
+                    row += ["、".join(byes.get(e.number, [])) or None, _cell(mp),
+                            int(tab.loc[e.number, "rank"])]
+                    out.append(row)
+    return out
 
 
 def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
@@ -632,9 +782,24 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                                        ev.name_of(g, rec["number"]), ev.unit_of(g, rec["number"]),
                                        rec["source"], rec["explanation"]])
                 data[f"{title} 总排名"] = [
-                    {"place": r[1], "number": r[2], "name": r[3], "source": r[5]}
+                    {"place": r[1], "number": r[2], "name": r[3], "source": r[5], "explanation": r[6]}
                     for r in final_rows if r[0] == title]
+    for g in ev.reg.groups:  # team groups: 队号/队名 in the terminal and --json ("team")
+        if g.entrant == "team":
+            for title, recs in data.items():
+                if title.startswith(ev.gname(g) + " ") or title.startswith(ev.gname(g) + "（"):
+                    for r in recs:
+                        if "number" in r:
+                            r["team"] = r.pop("number")
     c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
+    sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
+             for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
+             if s.format.kind in CROSSTABLE_FORMATS and ev.entered(g, s)
+             for p in ev.state(g, s, with_standings=False).pools()]
+    if sizes:
+        ev.crosstable_width = max(sizes)
+        c.write_generated(port, K.crosstable_layout(ev.crosstable_width), _crosstable(ev), ev.lang,
+                          break_on=(0, 1, 2))
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     if final_rows:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
@@ -644,6 +809,12 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     if c.invalidate_awards(port, ev.lang):
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
+    from bianpai.addin.status import core_status_of
+    state, nxt = core_status_of(ev, port)
+    if state.startswith("全部成绩已录入"):  # what rank itself just wrote
+        state, nxt = ("全部成绩已录入，排名已计算",
+                      "可以奖励分配" if ev.reg.awards is not None else "可以打印“排名”")
+    result.status_hint = (state, nxt)
     return c.finish(port, result, {"round": upto_round, "seed": seed}, ev.lang)
 
 

@@ -44,7 +44,7 @@ def _birth(reg, g, gender: str, day: dt.date, rng: random.Random) -> dt.date:
     return dt.date(day.year - age - 1, rng.randint(1, 12), rng.randint(1, 28))
 
 
-def _people(reg, seed: int) -> list[list]:
+def _people(reg, seed: int, fields: dict[str, int] | None = None) -> list[list]:
     """People-roster rows (组别, 队名/组合, 序号, 姓名, 性别, 出生日期, 证件号, 单位, 角色, 备注, 种子,
     等级分) of every group with stages: ``entries`` entrants (else 16) of ``team_size`` people."""
     rng = random.Random(seed)
@@ -55,7 +55,7 @@ def _people(reg, seed: int) -> list[list]:
         day = g.event_date or reg.event_date or dt.date.today()
         size = 1 if g.entrant == "individual" else (g.team_size or (2 if g.entrant == "pair" else 3))
         used: set[str] = set()
-        for i in range(g.entries or 16):
+        for i in range((fields or {}).get(g.id) or g.entries or 16):
             unit = CITIES[i % len(CITIES)]
             team = None if g.entrant == "individual" else f"{unit}{g.name_zh[:2]}{i // len(CITIES) + 1}队"
             for _ in range(size):
@@ -69,15 +69,17 @@ def _people(reg, seed: int) -> list[list]:
     return out
 
 
-def _roster(reg, seed: int) -> tuple[list[list], list[list]]:
-    """Roster rows (组别, 队号, 队名, 单位, 队员1–6, 领队, 种子, 备注) and 队员 rows."""
+def _roster(reg, seed: int, fields: dict[str, int] | None = None
+            ) -> tuple[list[list], list[list]]:
+    """Roster rows (组别, 队号, 队名, 单位, 队员1–6, 领队, 种子, 备注) and 队员 rows; ``fields``
+    overrides the number of entries of a group (by id), else the 规程's ``entries`` (or 16)."""
     rng = random.Random(seed)
     day = reg.event_date or dt.date.today()
     roster, people = [], []
     for g in reg.groups:
         if not g.stages:
             continue
-        n = g.entries or 16
+        n = (fields or {}).get(g.id) or g.entries or 16
         size = g.team_size or 3
         for i in range(n):
             unit = CITIES[i % len(CITIES)]
@@ -152,10 +154,11 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
     return filled
 
 
-def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console | None = None
-                  ) -> dict:
+def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console | None = None,
+                  fields: dict[str, int] | None = None) -> dict:
     """Run a core preset end to end; returns the ``rank`` data (standings per group/stage and
-    the final ranking per group). Raises ``BianpaiError`` when a step fails."""
+    the final ranking per group). ``fields``: entries per group id instead of the 规程's (a
+    smaller field for tests). Raises ``BianpaiError`` when a step fails."""
     console = console or Console()
     reg = load_preset(preset)
     out = Path(out)
@@ -169,13 +172,13 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
     port = OpenpyxlPort(out, command="demo-roster")
     if reg.roster_layout == "people":
         from bianpai.workbooks import layouts as L  # noqa: PLC0415
-        people = _people(reg, seed)
+        people = _people(reg, seed, fields)
         port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), people, start_row=2)
         n_entries = len({(r[0], r[1] or r[3]) for r in people})
         port.save()
         console.print(f"[green]✓[/] 报名：{n_entries} 个参赛单位（队/组合/个人），{len(people)} 人")
     else:
-        roster, people = _roster(reg, seed)
+        roster, people = _roster(reg, seed, fields)
         from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
         port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
         port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
@@ -210,7 +213,7 @@ def run_core_demo(preset: str, out: Path, *, seed: int = 2015, console: Console 
         for col in ("名次", "队号", "队名", "名次来源"):
             t.add_column(col)
         for r in rows:
-            t.add_row(str(r["place"]), str(r["number"]), str(r["name"]), str(r["source"]))
+            t.add_row(str(r["place"]), str(r.get("team", r.get("number"))), str(r["name"]), str(r["source"]))
         console.print(t)
     console.print(f"[bold]已保存[/] {out.resolve()}")
     return res.data

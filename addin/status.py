@@ -181,7 +181,11 @@ def _team_status(port: WorkbookPort) -> tuple[str, str]:
 def _core_status(port: WorkbookPort) -> tuple[str, str]:
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
 
-    ev = load_core_event(port)
+    return core_status_of(load_core_event(port), port)
+
+
+def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
+    """Status of a core event already read (:class:`bianpai.addin.competition.CoreEvent`)."""
     if ev.roster.empty:
         return "报名表为空", "请填写报名表，然后点“检查名单”"
     if ev.errors:
@@ -243,8 +247,11 @@ def status(port: WorkbookPort) -> tuple[str, str]:
 
 def write_status(port: WorkbookPort) -> tuple[str, str]:
     """Compute :func:`status` and write it into the 操作 sheet (rows ``STATUS_ROW`` and
-    ``STATUS_ROW + 1``, columns A–B) when the workbook has one; returns it either way."""
-    state, nxt = status(port)
+    ``STATUS_ROW + 1``, columns A–B) when the workbook has one; returns it either way. A command
+    that already knows where the event stands leaves it on the port as ``status_hint`` (state,
+    next step), and the workbook is not read again for it."""
+    hint = getattr(port, "status_hint", None)
+    state, nxt = hint if hint else status(port)
     if OPS_SHEET in port.sheet_names():
         port.append_rows(OPS_SHEET, [[STATE_LABEL, state], [NEXT_LABEL, nxt]],
                          start_row=STATUS_ROW)

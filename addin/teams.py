@@ -699,6 +699,10 @@ def _pair_swiss(ev: TeamEvent, stage: Stage, rnd: int) -> pd.DataFrame:
         met |= {frozenset((int(h), int(a))) for h, a in zip(earlier["home"], earlier["away"])
                 if not pd.isna(a)}
     byes = {int(h) for h, a in zip(rows["home"], rows["away"]) if pd.isna(a)}
+    if fmt.bye_limit == "per_event":  # a bye in an earlier stage counts too
+        s = ev.schedule
+        earlier = s[(s["stage_id"] != stage.id)]
+        byes |= {int(h) for h, a in zip(earlier["home"], earlier["away"]) if pd.isna(a)}
     es = [SwissEntrant(team=e["team"], unit=ev.unit_of(e["team"]),
                        total=total.get(e["team"], e["carry"]), prev_rank=e["prev_rank"],
                        had_bye=e["team"] in byes) for e in ents]

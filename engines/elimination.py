@@ -519,10 +519,10 @@ def resolve(nodes: Sequence[Node], entrants: list[StageEntrant], matches: Iterab
         wd_out = [v for v in wd_out if v not in sides]
         if nd.conditional:
             gf1 = out.nodes.get("GF1")
-            if gf1 is None or gf1.status != "done":
+            if gf1 is None or gf1.status not in ("done", "bye", "vanished"):
                 out.nodes[nd.id] = Resolved(nd, sides, "pending")
                 continue
-            if gf1.winner != gf1.sides[1] or gf1.sides[1] is None:
+            if gf1.status != "done" or gf1.winner != gf1.sides[1] or gf1.sides[1] is None:
                 out.nodes[nd.id] = Resolved(nd, sides, "skipped", None, None)
                 continue
         if UNKNOWN in sides:
@@ -587,6 +587,9 @@ class _Bracket(BaseModel):
 
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("甲方", "Player A"),
                                                           ("乙方", "Player B"))
+    #: a bracket's results decide who goes on: annulling a forfeiting entrant's results (a
+    #: scoring's stage rule, a withdrawal's 取消) must not take the walkover from its opponent
+    annul_results: ClassVar[bool] = False
 
     # -- to be provided by subclasses
     def _pool_nodes(self, n: int) -> list[Node]:  # pragma: no cover - abstract
@@ -816,6 +819,26 @@ class SingleElimination(_Bracket):
             best = max(best, r)
         return best
 
+    def field_problems(self, state: StageState) -> list[str]:
+        """Field sizes this knockout cannot play as set (Chinese text per problem): in
+        ``redraw`` mode with ``stop_when_remaining`` K, halving a pool (odd: one bye) must reach
+        exactly K (Qingdao 七（二）: 48 → 24 → 12 → 6; 16 → 8 → 4 never leaves 6)."""
+        out = []
+        k = self.stop_when_remaining
+        for p in state.pools():
+            n = len(state.pool_entrants(p))
+            if self.seeding == "redraw" and k and k > 1:
+                path, m = [n], n
+                while m > k:
+                    m = (m + 1) // 2
+                    path.append(m)
+                if m != k:
+                    where = f"{p}组" if p else ""
+                    out.append(f"{where}{n} 队每轮淘汰一半（{'→'.join(map(str, path))}）无法恰好剩下 {k} 队")
+            elif n < 2:
+                out.append(f"{p or ''}只有 {n} 名参赛者，无法淘汰赛")
+        return out
+
     def race_for(self, match: Match, state: StageState | None = None) -> int | None:
         """Frames to win in ``match``: ``third_place_race`` for ``3rd``; ``races_from_final``
         counted back from the final of the full bracket; else ``races`` by round."""
@@ -872,6 +895,15 @@ class SingleElimination(_Bracket):
                     nd = Node(f"R{rnd}-退赛", rnd, (("seed", 0), ("seed", 0)), "SE", 0, rnd)
                     res.eliminated[x] = Resolved(nd, (x, None), "bye", None, None, gone=(x,))
             alive = [x for x in nxt if x in alive]
+        # survivors withdrawn before the next round are out there (the stage would go on)
+        if len(alive) > (self.stop_when_remaining or 1):
+            playing = set(self._redraw_players(state, pool, alive, last + 1))
+            for x in alive:
+                if x not in playing:
+                    nd = Node(f"R{last + 1}-退赛", last + 1, (("seed", 0), ("seed", 0)), "SE", 0,
+                              last + 1)
+                    res.eliminated[x] = Resolved(nd, (x, None), "bye", None, None, gone=(x,))
+            alive = [x for x in alive if x in playing]
         return res, alive, last
 
     def _redraw_players(self, state: StageState, pool, alive: list[int], rnd: int) -> list[int]:

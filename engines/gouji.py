@@ -396,8 +396,10 @@ class GoujiScoring(BaseModel):
 
     def entry_game_columns(self) -> list[EntryColumn]:
         """逐局成绩: each seat's finish (头科…大落, or 1–6), or each team's 局分 instead."""
-        seats = [EntryColumn(f"seat_{k}", f"{k}号位", f"Seat {k}", "text", choices=FINISHES,
-                             width=6) for k in range(1, 7)]
+        # the dropdown offers the names and 1–6 (both accepted: a stop-style list must not
+        # refuse what the reader takes)
+        seats = [EntryColumn(f"seat_{k}", f"{k}号位", f"Seat {k}", "text",
+                             choices=FINISHES + tuple("123456"), width=6) for k in range(1, 7)]
         return seats + [EntryColumn("points_0", "{side}局分", "{side} game points", "decimal",
                                     side=0, width=8),
                         EntryColumn("points_1", "{side}局分", "{side} game points", "decimal",

@@ -53,6 +53,8 @@ class SwissFormat(Strict):
     same_unit_first: bool = True
     bye_vp: Decimal = Decimal("12")
     rematch: Literal["not_within_stage", "never"] = "not_within_stage"
+    # at most one bye per team: within this stage (DESIGN, CBA practice) or over the whole event
+    bye_limit: Literal["per_stage", "per_event"] = "per_stage"
     numbers: Literal["lot", "previous_stage_rank"] = "lot"
     clause: str | None = None
     note: str | None = None
@@ -227,6 +229,18 @@ class Stage(Strict):
     # "all" (the roster) or rules taking entrants from earlier stages
     entrants: str | list[EntrantRule] = "all"
     pools: PoolSplit | None = None
+
+    @model_validator(mode="after")
+    def _one_board_count(self):
+        """One setting per fact: a VP scoring's own board count (the VP scale) must agree with
+        the format's boards per round when both are given (case boards-per-round-ignored)."""
+        b = getattr(self.scoring, "boards", None)
+        per_round = getattr(self.format, "boards_per_round", None)
+        if b is not None and per_round is not None and b != per_round:
+            raise ValueError(f"计分的牌数 {b} 与赛制的每轮牌数 {per_round} 不一致：请只改“每轮牌数”，"
+                             f"计分牌数留空即按每轮牌数 / scoring boards {b} differ from the "
+                             f"format's boards per round {per_round}; leave the scoring's empty")
+        return self
     clause: str | None = None
     note: str | None = None
 

@@ -45,7 +45,8 @@ def test_otog_stages():
     reg = load_preset("otog-bridge-teams")
     s1, final, cons = reg.groups[0].stages
     assert (s1.format.rounds, s1.format.boards_per_round) == (5, 10)
-    assert s1.scoring.boards == 10
+    # one board count per stage: the VP scale follows 每轮牌数 (the scoring's own count is empty)
+    assert s1.scoring.boards is None
     assert isinstance(final.format, RoundRobinFormat) and final.format.max_rounds == 3
     assert final.entrants[0].places.last == 4 and "带分" in final.entrants[0].note
     assert cons.entrants[0].places.first == 5 and cons.format.rounds == 3

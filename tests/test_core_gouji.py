@@ -37,13 +37,16 @@ def digest(path: Path) -> str:
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("gouji") / "demo.xlsx"
-    data = run_core_demo(PRESET, out, seed=7, console=Console(file=open("/dev/null", "w")))
+    # the 规程's 18 city teams; 12 amateur teams (12 → 6 in one redraw round: the 48 → 24 → 12 → 6
+    # structure itself is the engine's test, tests/test_elimination.py)
+    data = run_core_demo(PRESET, out, seed=7, console=Console(file=open("/dev/null", "w")),
+                         fields={"amateur": 12})
     return out, data
 
 
 def test_every_stage_of_both_groups_runs_to_the_awards(demo):
     """七（一）1–3 and 七（二）: pools A/B/C play the listed cycle (2 rounds of 3), the top 3 of
-    each pool (9) play the 36 listed fixtures, the top 4 the final; the amateur 48 are knocked
+    each pool (9) play the 36 listed fixtures, the top 4 the final; the amateur field is knocked
     out to 6 by redraw, the 6 play the 15 listed fixtures; 十一: top 3 of each group awarded."""
     path, data = demo
     sched = rows(path, "对阵")[1:]
@@ -57,7 +60,9 @@ def test_every_stage_of_both_groups_runs_to_the_awards(demo):
     final = [r for r in sched if r[0] == "各地市代表队" and r[1] == "决赛"]
     assert len(final) == 6
     ko = [r for r in sched if r[0] == "业余组" and r[1] == "淘汰赛"]
-    assert [sum(1 for r in ko if r[3] == k) for k in (1, 2, 3)] == [24, 12, 6]
+    assert [sum(1 for r in ko if r[3] == k) for k in (1, 2)] == [6, 0]
+    # opponents by lot: not the 1-2, 3-4 … of the numbers
+    assert any(abs(r[6] - r[8]) != 1 for r in ko)
     six = [r for r in sched if r[0] == "业余组" and r[1] == "决赛"]
     assert len(six) == 15
     entries = rows(path, "晋级")[1:]
@@ -71,7 +76,7 @@ def test_every_stage_of_both_groups_runs_to_the_awards(demo):
     assert len(by_stage[("业余组", "决赛")]) == 6
     final_rows = rows(path, "总排名")[1:]
     assert sum(1 for r in final_rows if r[0] == "各地市代表队") == 18
-    assert sum(1 for r in final_rows if r[0] == "业余组") == 48
+    assert sum(1 for r in final_rows if r[0] == "业余组") == 12
     city = [r for r in final_rows if r[0] == "各地市代表队"]
     assert [r[1] for r in city[:9]] == list(range(1, 10))
     # the four finalists are the nine-team stage's top four
@@ -145,7 +150,7 @@ def _type_games(path: Path, table_rows: list[int], finishes: list[list[str]]) ->
     wb.save(path)
 
 
-HOME_WINS = ["头科", "四科", "二科", "小落", "三科", "大落"]   # home 4+2+0 = 6, away −6
+HOME_WINS = ["头科", "四科", "二科", "小落", "三科", "大落"]   # home 头科+二科+三科: 串三户 8 : −8
 AWAY_WINS = ["四科", "头科", "小落", "二科", "大落", "三科"]
 
 
@@ -249,6 +254,8 @@ def test_forfeit_annuls_all_results_of_that_team(event):
     other = r1[8] if r1[6] == team else r1[6]
     opp = next(r for r in st if r[4] == other)
     assert mine[7] == 0 and mine[11] == 0  # nothing counts: no match played, 0 场分
+    pool = [r for r in st if r[2] == mine[2]]
+    assert mine[3] == max(r[3] for r in pool) and "无效" in mine[-1]  # ranked after the rest
     assert "无效" in next(r for r in rows(event, "对阵")[1:] if r[3] == 1 and team in (r[6], r[8]))[11]
     assert opp[7] <= 1  # the annulled round-1 match is gone from the opponent's record too
 
@@ -291,3 +298,205 @@ def test_every_preset_runs_new_check_and_draw_without_a_traceback(tmp_path):
             res = run(cmd, wb)
             assert res.exit_code in (0, 2), (name, cmd, res.output)
             assert res.exception is None or isinstance(res.exception, SystemExit), (name, cmd)
+
+
+def test_crosstable_of_every_round_robin_stage(demo):
+    """交叉表 (issue 8 §1: generated from the format): each pool's entrants against each other,
+    × on the diagonal, the pool's rank; the nine-team stage's full list fills every cell."""
+    path, _ = demo
+    ct = rows(path, "交叉表")
+    head = ct[0]
+    assert head[:6] == ("组别", "阶段", "小组", "序号", "队号", "队名")
+    pool_a = [r for r in ct[1:] if r[1] == "分组赛" and r[2] == "A"]
+    assert len(pool_a) == 6 and [r[3] for r in pool_a] == [1, 2, 3, 4, 5, 6]
+    assert all(r[5 + r[3]] == "×" for r in pool_a)
+    # A1 met A2 and A6 only (the listed cycle)
+    a1 = pool_a[0]
+    assert a1[7] and a1[11] and not any(a1[8:11])
+    nine = [r for r in ct[1:] if r[1] == "四强循环赛"]
+    assert len(nine) == 9 and "轮空" in head
+    assert all(all(r[5 + k] for k in range(1, 10)) for r in nine)
+    assert sorted(r[head.index("名次")] for r in nine) == list(range(1, 10))
+
+
+def test_penalty_of_two_game_points_can_turn_the_match(event):
+    """九 第三条4、第四条: each repeat offence “扣除当场比赛成绩（局分）两分” — typed in 罚分, it comes off
+    the team's 局分 of that match; three 串三户 games (24 : −24) stay a win, the deduction shows
+    in 净胜分: (24 − 4) − (−24) = 44."""
+    _finish_round(event, 1)
+    sched = rows(event, "对阵")[1:]
+    m = sched[0]
+    wb = openpyxl.load_workbook(event)
+    ws = wb["罚分"]
+    ws.append([m[0], m[1], m[2], m[3], m[4], m[6], 2, "坐错座位再犯", None])
+    ws.append([m[0], m[1], m[2], m[3], m[4], m[6], 2, "错牌再犯", None])
+    wb.save(event)
+    res = run("rank", event)
+    assert res.exit_code == 0, res.output
+    st = {r[4]: r for r in rows(event, "排名")[1:] if r[1] == "分组赛"}
+    head = rows(event, "排名")[0]
+    net = head.index("净胜分")
+    assert st[m[6]][net] == (24 - 4) - (-24)
+    assert st[m[8]][net] == -24 - 20
+
+
+def test_misconduct_is_a_loss_with_eight_to_the_opponent(event):
+    """十（六）（七）: 立即判负，对手得8分 — default reading: the offender loses, the opponent's
+    局分 for the match are 8, the offender's 0 (a setting; see the 规程 sheet note)."""
+    sched = rows(event, "对阵")[1:]
+    m = sched[0]
+    wb = openpyxl.load_workbook(event)
+    ws = wb["成绩"]
+    for i in range(2, ws.max_row + 1):
+        if ws.cell(i, 4).value == 1 and ws.cell(i, 6).value == m[6]:
+            ws.cell(i, 8, "主队判负")
+    wb.save(event)
+    _finish_round(event, 1)
+    res = run("rank", event)
+    assert res.exit_code == 0, res.output
+    sched = rows(event, "对阵")[1:]
+    assert sched[0][10] == "0:2"
+    st = {r[4]: r for r in rows(event, "排名")[1:] if r[1] == "分组赛"}
+    head = rows(event, "排名")[0]
+    assert st[m[8]][head.index("净胜分")] == 8 and st[m[6]][head.index("净胜分")] == -8
+
+
+def test_a_player_over_55_is_named_at_check(tmp_path):
+    """四: 性别不限、年龄不超过55周岁 — a player born 1959-09-19 is 56 on 2015-09-20: error at the
+    队员 cell; the draw is refused."""
+    import datetime as dt
+    path = tmp_path / "e.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    wb = openpyxl.load_workbook(path)
+    wb["报名"].append(["各地市代表队", None, "青岛队", "青岛", "甲", "乙", "丙"])
+    wb["报名"].append(["各地市代表队", None, "烟台队", "烟台", "丁", "戊", "己"])
+    for i, (team, name) in enumerate([("青岛队", "甲"), ("青岛队", "乙"), ("青岛队", "丙"),
+                                      ("烟台队", "丁"), ("烟台队", "戊"), ("烟台队", "己")]):
+        born = dt.date(1959, 9, 19) if name == "乙" else dt.date(1980, 1, 1)
+        wb["队员"].append([team, name, "男", born, None, None])
+    wb.save(path)
+    assert run("check", path).exit_code == 1  # findings written, check reports them
+    found = rows(path, "校验")[1:]
+    assert any(r[0] == "错误" and r[1] == "队员!D3" and "55" in r[2] for r in found)
+    res = run("draw", path)
+    assert res.exit_code == 2 and "队员!D3" in res.output
+
+
+@pytest.fixture(scope="module")
+def amateur(tmp_path_factory) -> Path:
+    """The 业余组 with 12 teams, drawn: round 1 of the knockout (6 matches by lot)."""
+    path = tmp_path_factory.mktemp("gouji-ko") / "e.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    roster, people = _roster(reg, 5, {"amateur": 12})
+    wb = openpyxl.load_workbook(path)
+    mine = [r for r in roster if r[0] == "业余组"]
+    for i, r in enumerate(mine, start=2):
+        for j, v in enumerate(r, start=1):
+            wb["报名"].cell(i, j, v)
+    names = {r[2] for r in mine}
+    for i, r in enumerate([p for p in people if p[0] in names], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["队员"].cell(i, j, v)
+    wb.save(path)
+    assert run("draw", path, "--seed", 4).exit_code == 0
+    return path
+
+
+def test_a_knockout_forfeit_is_a_walkover_for_the_opponent(amateur, tmp_path):
+    """七（二） knockout + 九第一条2: a team that forfeits its knockout match is out; its opponent
+    goes through (the annulment of the forfeiting team's results does not take the walkover)."""
+    p = tmp_path / "e.xlsx"
+    shutil.copy(amateur, p)
+    m = rows(p, "对阵")[1]
+    wb = openpyxl.load_workbook(p)
+    ws = wb["成绩"]
+    ws.cell(2, 8, "主队弃权")
+    wb.save(p)
+    _finish_round(p, 1)
+    res = run("rank", p)
+    assert res.exit_code == 0, res.output
+    st = {r[4]: r for r in rows(p, "排名")[1:] if r[1] == "淘汰赛"}
+    assert st[m[8]][3] == 1 and st[m[6]][3] != 1
+    res = run("advance", p, "--seed", 2)
+    assert res.exit_code == 0, res.output
+    assert m[8] in {r[2] for r in rows(p, "晋级")[1:]}
+
+
+def test_a_field_the_stages_cannot_play_is_refused_at_check(tmp_path):
+    """七（二）: 48 → 24 → 12 → 6. With 16 amateur teams the knockout goes 16 → 8 → 4 and never
+    leaves 6: check names the group's 报名 rows, the draw is refused, nothing is written."""
+    path = tmp_path / "e.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    roster, people = _roster(reg, 5, {"amateur": 16})
+    wb = openpyxl.load_workbook(path)
+    mine = [r for r in roster if r[0] == "业余组"]
+    for i, r in enumerate(mine, start=2):
+        for j, v in enumerate(r, start=1):
+            wb["报名"].cell(i, j, v)
+    names = {r[2] for r in mine}
+    for i, r in enumerate([p for p in people if p[0] in names], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["队员"].cell(i, j, v)
+    wb.save(path)
+    run("check", path)
+    found = rows(path, "校验")[1:]
+    assert any(r[1] == "报名!A2:A17" and "16→8→4" in r[2] for r in found), found
+    before = digest(path)
+    res = run("draw", path)
+    assert res.exit_code == 2 and "16→8→4" in res.output
+    assert digest(path) == before
+
+
+def test_draw_numbers_edited_after_the_draw_are_refused(event):
+    """Issue 12: generated facts the event depends on (抽签 numbers) are checked against what
+    bianpai wrote: swapping two numbers in 抽签 would move results to other teams — refused with
+    the cell, nothing written."""
+    _finish_round(event, 1)
+    wb = openpyxl.load_workbook(event)
+    ws = wb["抽签"]
+    ws["B2"], ws["B3"] = ws["B3"].value, ws["B2"].value
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and "抽签!B2" in res.output and "不能手改" in res.output
+    assert digest(event) == before
+
+
+def test_qualifier_rows_edited_after_advance_are_refused(demo, tmp_path):
+    p = tmp_path / "d.xlsx"
+    shutil.copy(demo[0], p)
+    wb = openpyxl.load_workbook(p)
+    wb["晋级"]["F3"] = 12
+    wb.save(p)
+    res = run("rank", p)
+    assert res.exit_code == 2 and "晋级!F3" in res.output
+
+
+def test_pools_as_a_full_round_robin_is_one_setting(tmp_path):
+    """七（一）1 heading says 单循环 while its list is a 6-match cycle: the other reading is the
+    setting format.kind = round_robin (15 matches per pool), changed in the 规程 sheet alone."""
+    path = tmp_path / "e.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    roster, people = _roster(reg, 3)
+    wb = openpyxl.load_workbook(path)
+    for i, r in enumerate([r for r in roster if r[0] == "各地市代表队"], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["报名"].cell(i, j, v)
+    city = {r[2] for r in roster if r[0] == "各地市代表队"}
+    for i, r in enumerate([p for p in people if p[0] in city], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["队员"].cell(i, j, v)
+    ws = wb["规程"]
+    row = next(r for r in range(2, ws.max_row + 1)
+               if ws.cell(r, 1).value == "groups[0].stages[0].format.kind")
+    ws.cell(row, 3, "round_robin")
+    wb.save(path)
+    res = run("draw", path, "--seed", 2)
+    assert res.exit_code == 0, res.output
+    pool_a = [r for r in rows(path, "对阵")[1:] if r[2] == "A"]
+    assert len(pool_a) == 3  # round 1 of a 6-team round robin (5 rounds in all)
+    assert "groups[0].stages[0].format.kind：fixture_list → round_robin" in rows(path, "日志")[-1][4]

@@ -591,3 +591,38 @@ class TestEndToEnd:
         assert max(s2.results[final.key].values["frames_won"]) == 41
         pl2 = se.placings(s2)
         assert pl2["place"].tolist()[:8] == [1, 2, 3, 4, 5, 5, 5, 5]
+
+
+def test_sizes_2_to_1024():
+    """Any size 2–1024; larger fields are refused (RuleError, Chinese + English)."""
+    fmt = SingleElimination(seeding="drawn")
+    assert len(fmt.next_round(StageState(seeded(2), seed=1), None)) == 1
+    r1 = fmt.next_round(StageState(seeded(1024), seed=1), None)
+    assert len(r1) == 512 and fmt.total_rounds(StageState(seeded(1024))) == 10
+    with pytest.raises(RuleError) as ei:
+        fmt.next_round(StageState(seeded(1025), seed=1), None)
+    assert "1024" in ei.value.zh and "1024" in ei.value.en
+    with pytest.raises(RuleError):
+        fmt.next_round(StageState(seeded(1), seed=1), None)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(sizes=st.lists(st.integers(1, 8), min_size=1, max_size=3), seed=st.integers(0, 10 ** 6),
+       gf=st.sampled_from(["none", "simple", "double"]), q=st.sampled_from([4, 2, None]))
+def test_double_elimination_with_withdrawals(sizes, seed, gf, q):
+    """Withdrawn entrants never play after their last round (their opponents advance at once),
+    nobody has more than two losses, every entrant is placed, the reset GF2 never hangs."""
+    rng = random.Random(seed)
+    ents, num = [], 1
+    for p, k in enumerate(sizes):
+        for _ in range(k):
+            ents.append(StageEntrant(num, pool=chr(65 + p), withdrawn_after=rng.choice(
+                [None] * 4 + [0, 1, 2, 3])))
+            num += 1
+    fmt = DoubleEliminationGroups(qualify=q, grand_final=gf)
+    state = play(fmt, StageState(ents, seed=seed), _random_result(rng))
+    wd = {e.number: e.withdrawn_after for e in ents}
+    for m in state.matches:
+        assert all(wd[e] is None or wd[e] >= m.round for e in m.entrants)
+    pl = fmt.placings(state)
+    assert sorted(pl["entrant"]) == list(range(1, num)) and (pl["losses"] <= 2).all()

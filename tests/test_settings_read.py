@@ -153,3 +153,69 @@ def test_a_changed_setting_is_logged_old_to_new(tmp_path):
     assert "规程修改" in log[-1][4] and "rounds_disqualify：2 → 3" in log[-1][4]
     assert run("check", wb).exit_code == 0  # logged once, not again
     assert "规程修改" not in sheet_rows(wb, "日志")[-1][4]
+
+
+def test_two_board_counts_that_disagree_are_refused_with_the_cell(tmp_path):
+    """Case boards-per-round-ignored (issue 12, one setting per fact): 每轮牌数 10 with a second
+    board count 8 left in the scoring used to score on the 8-board VP scale; now the two are
+    refused together, naming the 规程 cell, and nothing is written."""
+    import hashlib
+    import shutil
+    from pathlib import Path
+    wb = tmp_path / "b.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "boards-per-round-ignored.xlsx", wb)
+    before = hashlib.sha256(wb.read_bytes()).hexdigest()
+    res = run("check", wb)
+    assert res.exit_code == 2
+    assert "规程!C" in res.output and "每轮牌数" in res.output
+    assert hashlib.sha256(wb.read_bytes()).hexdigest() == before
+
+
+def test_bridge_presets_have_one_board_count():
+    """The VP scale follows 每轮牌数: the presets no longer carry a second count."""
+    for name in ("fujian-elder-bridge-teams", "otog-bridge-teams"):
+        for st in load_preset(name).groups[0].stages:
+            assert getattr(st.scoring, "boards", None) is None
+
+
+def test_a_hand_swap_in_pairs_pairings_is_honoured(tmp_path):
+    """Case manual-swap-guandan (issue 12): the arbiter swaps two opponents of round 1 in 对阵 and
+    in 成绩. rank scores the edited pairings (no refusal), and draw keeps them, says so, and adds
+    no duplicate 成绩 rows."""
+    import shutil
+    from pathlib import Path
+    wb = tmp_path / "m.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "manual-swap-guandan.xlsx", wb)
+    res = run("rank", wb, "--seed", 1, "--json")
+    assert res.exit_code == 0, res.output
+    n_before = len(sheet_rows(wb, "成绩"))
+    res = run("draw", wb)
+    assert res.exit_code == 0, res.output
+    assert "手工调整" in sheet_rows(wb, "日志")[-1][4]
+    r1 = [(r[3], r[5]) for r in sheet_rows(wb, "对阵")[1:] if r[1] == 1]
+    assert (1, 5) in r1 and (2, 6) in r1
+    assert len(sheet_rows(wb, "成绩")) == n_before
+    # a pair twice in a round is refused with its 对阵 cell
+    book = openpyxl.load_workbook(wb)
+    ws = book["对阵"]
+    ws.cell(3, 6).value = ws.cell(2, 6).value
+    book.save(wb)
+    res = run("rank", wb)
+    assert res.exit_code == 2 and "对阵!F3" in res.output
+
+
+def test_typed_percentages_that_do_not_add_up_are_warned(tmp_path):
+    """Issue 12: 轮成绩 NS 52 / EW 47 (99, no penalty on record), and both tables of a round at
+    NS 52, are accepted but warned about in 日志, naming the cells."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    sched = sheet_rows(wb, "对阵")
+    r1 = [r for r in sched[1:] if r[1] == 1]
+    fill(wb, "轮成绩", [[r1[0][0], 1, r1[0][2], r1[0][3], r1[0][5], 52, 47, None, None],
+                      [r1[1][0], 1, r1[1][2], r1[1][3], r1[1][5], 52, 48, None, None]])
+    res = run("rank", wb)
+    assert res.exit_code == 0, res.output
+    summary = sheet_rows(wb, "日志")[-1][4]
+    assert "轮成绩!F2:G2" in summary and "99" in summary
+    assert "平均为 52.00" in summary and "F3" in summary

@@ -18,6 +18,18 @@ def backup_dir(path: Path) -> Path:
     return path.parent / f"{path.name}.bianpai-backups"
 
 
+def ensure_dir(path: Path) -> Path:
+    """The backup folder of ``path``, created when missing; refused when a file has its name."""
+    d = backup_dir(Path(path))
+    if d.exists() and not d.is_dir():
+        raise BianpaiError(
+            f"“{d.name}”应是存放备份的文件夹，现在却是一个文件；未写入任何内容。请把它改名或移走后再试",
+            f"{d.name} should be the folder of backups but is a file; nothing written. Rename or "
+            f"move it, then try again")
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
 def stack(path: Path) -> list[Path]:
     """Backups of ``path``, oldest first."""
     d = backup_dir(Path(path))
@@ -29,8 +41,7 @@ def stack(path: Path) -> list[Path]:
 def push(path: Path, command: str) -> Path:
     """Copy the current ``path`` onto the stack before it is replaced; return the copy."""
     path = Path(path)
-    d = backup_dir(path)
-    d.mkdir(exist_ok=True)
+    d = ensure_dir(path)
     existing = stack(path)
     n = int(existing[-1].name[:4]) + 1 if existing else 1
     safe = "".join(ch for ch in command if ch.isalnum() or ch in "-_") or "save"
@@ -46,8 +57,7 @@ def _digest(path: Path) -> str:
 
 def mark_written(path: Path) -> None:
     """Remember the fingerprint of the file bianpai just wrote (to notice later typing)."""
-    d = backup_dir(Path(path))
-    d.mkdir(exist_ok=True)
+    d = ensure_dir(Path(path))
     (d / "last-written.sha256").write_text(_digest(path))
 
 
@@ -55,6 +65,30 @@ def changed_since_written(path: Path) -> bool:
     """True when ``path`` differs from what bianpai last wrote (the user typed or saved since)."""
     mark = backup_dir(Path(path)) / "last-written.sha256"
     return mark.exists() and mark.read_text().strip() != _digest(path)
+
+
+def damaged(path: Path) -> str | None:
+    """Why the workbook file at ``path`` would not open (None when it opens)."""
+    import zipfile
+
+    try:
+        if Path(path).stat().st_size == 0:
+            return "文件为空 / empty file"
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+            if "[Content_Types].xml" not in names or not any(
+                    n.endswith("workbook.xml") for n in names):
+                return "不是 Excel 工作簿 / not an Excel workbook"
+            bad = z.testzip()
+            if bad:
+                return f"压缩内容损坏 / corrupt part {bad}"
+        import openpyxl
+
+        wb = openpyxl.load_workbook(path, read_only=True)
+        wb.close()
+    except Exception as exc:  # noqa: BLE001 - any failure to open is the answer
+        return f"无法打开 / cannot open: {type(exc).__name__}"
+    return None
 
 
 def undo(path: Path, *, force: bool = False) -> Path:
@@ -66,23 +100,34 @@ def undo(path: Path, *, force: bool = False) -> Path:
     Returns the backup that was restored. Raises ``BianpaiError`` when there is nothing to undo.
     """
     path = Path(path)
+    if path.is_dir():
+        raise BianpaiError(f"{path} 是一个文件夹，不是工作簿", f"{path} is a folder, not a workbook")
     items = stack(path)
     if not items:
         raise BianpaiError(f"{path.name} 没有可撤销的操作", f"nothing to undo for {path.name}")
-    if not force and changed_since_written(path):
+    if not force and path.exists() and changed_since_written(path):
         raise BianpaiError(
             f"{path.name} 在上次操作之后有改动（例如新录入的成绩）；撤销会丢弃这些改动。"
             f"如确需撤销请加 --force（当前文件会另存在 {backup_dir(path).name}/undone/）",
             f"{path.name} was changed after the last command (e.g. results typed); undo would "
             f"discard that. Use --force to undo anyway (the current file is kept in undone/)")
     last = items[-1]
+    problem = damaged(last)
+    if problem:
+        raise BianpaiError(
+            f"最近的备份 {backup_dir(path).name}/{last.name} 已损坏（{problem}），未恢复；"
+            f"{path.name} 未改动。可把该备份移走后再撤销到更早的版本",
+            f"the newest backup {last.name} is damaged ({problem}); nothing restored and "
+            f"{path.name} is unchanged. Move that backup away to undo to an older version")
     undone = backup_dir(path) / "undone"
     undone.mkdir(exist_ok=True)
     n = len(list(undone.iterdir())) + 1
-    shutil.copy2(path, undone / f"{n:04d}-before-undo{path.suffix}")
-    tmp = path.parent / f".{path.name}.undo"
+    if path.exists():
+        shutil.copy2(path, undone / f"{n:04d}-before-undo{path.suffix}")
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path  # keep a link a link
+    tmp = target.parent / f".{path.name}.undo"
     shutil.copy2(last, tmp)
-    os.replace(tmp, path)
+    os.replace(tmp, target)
     last.unlink()
     mark_written(path)
     return last

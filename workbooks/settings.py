@@ -24,6 +24,25 @@ from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.tables import find_sheet, read_settings
 
 LABELS = {
+    # the competition core and its formats/scorings
+    "boards": "牌数（VP换算，空=每轮牌数）", "pools": "小组", "count": "组数", "labels": "组名",
+    "method": "分组方法", "fixtures": "对阵表", "pool_fixtures": "各组对阵表", "rounds": "轮次",
+    "packing": "排轮方法", "seeding": "签位", "odd_bye": "单数轮空", "bye_limit": "轮空限制",
+    "stop_when_remaining": "剩余几人结束", "third_place": "三四名决赛", "races": "各轮几局胜",
+    "races_from_final": "几局胜（自决赛往前）", "third_place_race": "三四名几局胜",
+    "bracket_size": "签表规模", "loser_order": "负者名次", "games_per_match": "每场局数",
+    "home_seats": "主队座位", "finish_points": "局分表", "sweep_points": "串三户得分",
+    "sweep_scoring": "串三户计法", "win_points": "胜积分", "draw_points": "平积分",
+    "loss_points": "负积分", "penalty_points": "每次扣局分", "penalty_affects_result": "扣分计入胜负",
+    "misconduct_credit": "判负对手得分", "misconduct_reading": "判负得分读法",
+    "lateness_forfeit_minutes": "迟到几分钟弃权", "forfeit_game_points": "对方弃权得局分",
+    "forfeit_annuls_all": "弃权方成绩全部无效", "bye_points": "轮空积分", "tie_decider": "平局加赛",
+    "withdrawal": "退赛", "results": "成绩处理", "per_pool": "各组分别取", "remaining": "淘汰赛剩余者",
+    "positions": "新序号", "from_stage": "来源阶段", "join_round": "进入轮次", "entries": "报名数（规程）",
+    "team_size": "每队上场人数", "restart_head_to_head": "直胜分组后再比较",
+    "draw_match_points": "平局场分", "bye_counts_as_win": "轮空算胜轮", "first": "自第几名",
+    "last": "至第几名", "rematch": "重复相遇", "round1": "首轮编排", "same_unit_first": "同单位先相遇",
+    "bye_vp": "轮空VP", "numbers": "序号来源", "fraction": "比例", "plus": "另加",
     "groups": "组别", "stages": "阶段", "format": "赛制", "scoring": "计分", "bands": "场分档位",
     "tie_breaks": "排名依据", "criteria": "顺序", "kind": "类型", "cycles": "循环次数",
     "max_rounds": "最多轮数", "min_boards_per_round": "每轮最少牌数", "boards_per_round": "每轮牌数",
@@ -264,6 +283,7 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
         except (KeyError, IndexError, TypeError):
             raise InputError(f"未知的设置项“{key}”", f"unknown setting {key!r}", sheet=sheet,
                              cell=f"A{row}") from None
+    _fit_kinds(data, base.model_dump(mode="json"))
     try:
         return Regulation.model_validate(data)
     except ValidationError as exc:
@@ -273,10 +293,58 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
             key = _path_text(path)
             row = values.get(key, (None, None))[1] or values.get(
                 re.sub(r"^groups\[\d+\]", "groups[*]", key), (None, None))[1]
+            if row is None:  # a rule across several settings: the row the message names
+                row = _row_named(values, key, err["msg"])
             errors.append(InputError(
                 f"设置项“{key}”的值无效：{err['msg']}", f"setting {key!r} is invalid: {err['msg']}",
                 sheet=sheet, cell=f"C{row}" if row else None))
         raise InputErrors(errors) from exc
+
+
+def _kind_models() -> dict[str, type]:
+    """kind → model class of every format and scoring the schema accepts."""
+    import typing
+    from bianpai.templates import schema
+    out: dict[str, type] = {}
+    for union in (schema.StageFormat, schema.Scoring):
+        inner = typing.get_args(union)[0]
+        for cls in typing.get_args(inner):
+            kind = cls.model_fields["kind"].default
+            out[kind] = cls
+    return out
+
+
+def _fit_kinds(data, base) -> None:
+    """Where the 规程 sheet changed a format's or scoring's ``kind`` (e.g. the gouji pools from
+    ``fixture_list`` to ``round_robin``), drop the settings the new kind does not have (the
+    preset's fixture list …) so the change is accepted; the new kind's defaults apply."""
+    models = None
+    if isinstance(data, dict):
+        if "kind" in data and isinstance(base, dict) and base.get("kind") not in (None, data["kind"]):
+            models = models or _kind_models()
+            cls = models.get(data["kind"])
+            if cls is not None:
+                for k in [k for k in data if k not in cls.model_fields]:
+                    del data[k]
+        for k, v in data.items():
+            _fit_kinds(v, base.get(k) if isinstance(base, dict) else None)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _fit_kinds(v, base[i] if isinstance(base, list) and i < len(base) else None)
+
+
+def _row_named(values: dict, key: str, msg: str) -> int | None:
+    """The 规程 row below ``key`` that a model-level message is about: the last one whose
+    setting name (``boards_per_round``…) or Chinese label the message mentions, else the first
+    row below ``key``."""
+    shared = re.sub(r"^groups\[\d+\]", "groups[*]", key)
+    rows = [(k, r) for k, (_v, r) in values.items()
+            if k.startswith(key + ".") or k.startswith(shared + ".")]
+    named = [r for k, r in rows if k.rsplit(".", 1)[-1] in msg
+             or LABELS.get(k.rsplit(".", 1)[-1], "\0") in msg]
+    if named:
+        return named[-1]
+    return rows[0][1] if rows else None
 
 
 def _data_path(data, loc) -> list:

@@ -76,6 +76,7 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
                     f"sheet {name!r} has no column {c.en!r} (row 1 must be the header)",
                     sheet=name, cell="1:1"))
     records, index = [], []
+    bad_rows: set[int] = set()
     for r, row in enumerate(grid[1:], start=2):
         cells = {k: (row[i] if i < len(row) else None) for k, i in pos.items()}
         if all(_blank(v) for v in cells.values()):
@@ -92,15 +93,19 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
                 zh, en = exc.args if len(exc.args) == 2 else (str(exc), str(exc))
                 errs.append(InputError(f"“{c.zh}”{zh}", f"{c.en}: {en}", sheet=name, cell=addr))
                 rec[c.key] = None
+                bad_rows.add(r)
                 continue
             if c.required and rec[c.key] is None:
                 errs.append(InputError(f"“{c.zh}”不能为空", f"{c.en} must not be empty",
                                        sheet=name, cell=addr))
+                bad_rows.add(r)
         records.append(rec)
         index.append(r)
     df = pd.DataFrame(records, columns=cols, index=pd.Index(index, name="row"), dtype=object)
     df.attrs["sheet"] = name
     df.attrs["columns"] = {k: get_column_letter(i + 1) for k, i in pos.items()}
+    # rows with a cell already reported: readers skip them instead of reasoning on the blanks
+    df.attrs["bad_rows"] = bad_rows
     if own and errs:
         raise InputErrors(errs)
     return df

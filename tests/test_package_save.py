@@ -1,0 +1,385 @@
+"""Nothing made in Excel is lost: a command rewrites only the sheets it generates.
+
+The package-preserving save (``bianpai.workbooks.package``) copies every other part of the
+original .xlsx byte for byte; these tests compare the zip members before and after real commands
+on the shared case files and on workbooks carrying defined names, conditional formats,
+comments, an image and a chart.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import warnings
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+from typer.testing import CliRunner
+
+from bianpai.addin.cli import app
+from bianpai.workbooks import package
+from tests.helpers import four_pairs, new_event
+
+CASES = Path(__file__).parent / "data" / "cases"
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def case(tmp_path: Path, name: str) -> Path:
+    dest = tmp_path / name
+    shutil.copyfile(CASES / name, dest)
+    return dest
+
+
+def members(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as z:
+        return {n: z.read(n) for n in z.namelist()}
+
+
+def sheet_part(path: Path, sheet: str) -> str:
+    with zipfile.ZipFile(path) as z:
+        return package._sheet_parts(z)[sheet]
+
+
+def load_quietly(path: Path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return openpyxl.load_workbook(path)
+
+
+def libreoffice_opens(path: Path, tmp_path: Path) -> None:
+    """LibreOffice (when installed) converts the workbook: Excel-openable in practice."""
+    soffice = shutil.which("soffice")
+    if not soffice:
+        return
+    out = tmp_path / "lo"
+    subprocess.run([soffice, "--headless", "--convert-to", "csv", "--outdir", str(out), str(path)],
+                   capture_output=True, timeout=120, check=True)
+    assert (out / (path.stem + ".csv")).exists()
+
+
+# -- the shared cases --------------------------------------------------------------------------
+
+def test_x14_dropdown_survives_check(tmp_path):
+    wb = case(tmp_path, "x14-dropdown-lost.xlsx")
+    before = members(wb)
+    roster = sheet_part(wb, "报名")
+    assert b"x14:dataValidation" in before[roster]
+    res = run("check", wb)
+    assert res.exit_code == 0, res.output
+    assert "not supported and will be removed" not in res.output
+    after = members(wb)
+    assert after[roster] == before[roster]  # the dropdown and every typed cell, byte for byte
+    changed = {n for n in before if after.get(n) != before[n]}
+    # only the sheet list, its relationships and content types, and the log sheet (one row)
+    assert changed <= {"xl/workbook.xml", "xl/_rels/workbook.xml.rels", "[Content_Types].xml",
+                       sheet_part(wb, "日志"), "xl/styles.xml"}
+    sheets = after["xl/workbook.xml"].split(b"<sheets>", 1)[1]
+    assert b'name="\xe6\xa0\xa1\xe9\xaa\x8c"' in sheets  # 校验, with the workbook's r: prefix
+    assert b"xmlns:r=" not in sheets and b"ns0:" not in sheets
+    book = load_quietly(wb)
+    assert "校验" in book.sheetnames and book["校验"]["A2"].value == "通过"
+    assert book["校验"]["A1"].font.b  # the generated header keeps its format
+    assert book["日志"].cell(book["日志"].max_row, 2).value == "check"
+    # a second command keeps it as well
+    assert run("check", wb).exit_code == 0
+    assert members(wb)[roster] == before[roster]
+
+
+def test_typed_formulas_read_by_two_commands_in_a_row(tmp_path):
+    wb = case(tmp_path, "formula-cache-lost.xlsx")
+    scores = sheet_part(wb, "成绩")
+    before = members(wb)[scores]
+    assert b"<f>12+3</f>" in before and b"<v>15</v>" in before
+    for _ in range(2):
+        res = run("rank", wb, "--seed", "1")
+        assert res.exit_code == 0, res.output
+        assert "12.77" in res.output and "7.23" in res.output
+    # the typed sheet was never re-serialised: formulas keep their cached results
+    assert members(wb)[scores] == before
+    cached = openpyxl.load_workbook(wb, data_only=True)["成绩"]
+    assert (cached["G2"].value, cached["H2"].value, cached["G3"].value) == (15, 8, 10)
+
+
+# -- a workbook with everything Excel users add -----------------------------------------------
+
+def _png() -> bytes:
+    from PIL import Image as PILImage
+    buf = io.BytesIO()
+    PILImage.new("RGB", (8, 8), (200, 30, 30)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def decorated_event(tmp_path: Path) -> Path:
+    """A pairs event with a defined name, a conditional format, a comment, an image, an x14-free
+    dropdown, a chart sheet and a print area — added the way a user's Excel would."""
+    pytest.importorskip("PIL")
+    from openpyxl.chart import BarChart, Reference
+    from openpyxl.comments import Comment
+    from openpyxl.drawing.image import Image
+    from openpyxl.formatting.rule import CellIsRule
+    from openpyxl.styles import PatternFill
+    from openpyxl.workbook.defined_name import DefinedName
+
+    path = new_event(tmp_path / "e.xlsx")
+    four_pairs(path)
+    book = openpyxl.load_workbook(path)
+    ws = book["报名"]
+    book.defined_names["参赛单位"] = DefinedName("参赛单位", attr_text="'报名'!$K$2:$K$5")
+    ws.conditional_formatting.add("C2:C50", CellIsRule(operator="equal", formula=['"甲1"'],
+                                                       fill=PatternFill("solid", "FFC7CE")))
+    ws["C2"].comment = Comment("队长 / captain", "裁判长")
+    ws.add_image(Image(io.BytesIO(_png())), "P2")
+    ws.print_area = "A1:M5"
+    charts = book.create_sheet("统计")
+    charts.append(["单位", "对数"])
+    charts.append(["深圳", 4])
+    chart = BarChart()
+    chart.add_data(Reference(charts, min_col=2, min_row=1, max_row=2), titles_from_data=True)
+    charts.add_chart(chart, "D2")
+    book.save(path)
+    return path
+
+
+def test_check_and_draw_keep_what_the_user_made(tmp_path):
+    wb = decorated_event(tmp_path)
+    before = members(wb)
+    kept_sheets = [sheet_part(wb, s) for s in ("报名", "统计", "规程")]
+    extra = [n for n in before if n.startswith(("xl/drawings/", "xl/charts/", "xl/media/",
+                                                 "xl/comments"))]
+    assert any("chart" in n for n in extra) and any("media" in n for n in extra)
+    for cmd in (["check", wb], ["draw", wb, "--seed", "3"]):
+        res = run(*cmd)
+        assert res.exit_code == 0, res.output
+    after = members(wb)
+    for n in kept_sheets + extra:
+        assert after.get(n) == before[n], n
+    workbook_xml = after["xl/workbook.xml"].decode()
+    assert "参赛单位" in workbook_xml and "Print_Area" in workbook_xml
+    book = load_quietly(wb)
+    assert "参赛单位" in book.defined_names
+    ws = book["报名"]
+    assert ws.conditional_formatting and ws["C2"].comment.text == "队长 / captain"
+    assert ws.print_area == "'报名'!$A$1:$M$5"
+    assert book["对阵"].max_row > 1 and book["抽签"].max_row > 1
+    # every sheet bianpai wrote still opens where openpyxl and LibreOffice look for it
+    libreoffice_opens(wb, tmp_path)
+    # undo walks back through the same files
+    assert run("undo", wb).exit_code == 0
+    undone = members(wb)
+    assert all(undone.get(n) == before[n] for n in kept_sheets + extra)
+    assert load_quietly(wb)["报名"]["C2"].comment
+
+
+def test_a_chart_on_a_generated_sheet_is_named_not_lost(tmp_path):
+    from openpyxl.chart import LineChart, Reference
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    assert run("check", wb).exit_code == 0
+    book = openpyxl.load_workbook(wb)
+    chart = LineChart()
+    chart.add_data(Reference(book["校验"], min_col=1, min_row=1, max_row=2))
+    book["校验"].add_chart(chart, "F2")
+    book.save(wb)
+    before = wb.read_bytes()
+    res = run("check", wb)
+    assert res.exit_code == 2
+    out = " ".join(res.output.split())
+    assert "校验" in out and "图表" in out and "charts" in out and "未写入" in out
+    assert wb.read_bytes() == before
+
+
+def test_styles_of_generated_sheets_join_the_original_stylesheet(tmp_path):
+    wb = case(tmp_path, "x14-dropdown-lost.xlsx")
+    assert run("check", wb).exit_code == 0
+    first = members(wb)["xl/styles.xml"]
+    assert run("check", wb).exit_code == 0
+    assert members(wb)["xl/styles.xml"] == first  # formats are reused, not appended again
+
+
+# -- files --------------------------------------------------------------------------------------
+
+def test_a_folder_as_workbook_is_named(tmp_path):
+    d = tmp_path / "event.xlsx"
+    d.mkdir()
+    res = run("check", d)
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit)  # no traceback
+    assert "文件夹" in res.output and "folder" in res.output
+
+
+def test_a_backups_path_that_is_a_file_is_named(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    shutil.rmtree(tmp_path / "e.xlsx.bianpai-backups", ignore_errors=True)
+    (tmp_path / "e.xlsx.bianpai-backups").write_text("not a folder")
+    before = wb.read_bytes()
+    res = run("check", wb)
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit)
+    assert "备份" in res.output and "is a file" in " ".join(res.output.split())
+    assert wb.read_bytes() == before
+
+
+def test_a_symbolic_link_is_written_through(tmp_path):
+    target = new_event(tmp_path / "real.xlsx")
+    four_pairs(target)
+    link = tmp_path / "event.xlsx"
+    link.symlink_to(target)
+    original = target.read_bytes()
+    assert run("check", link).exit_code == 0
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert openpyxl.load_workbook(target)["校验"]["A2"].value == "通过"
+    assert run("undo", link, "--force").exit_code == 0
+    assert link.is_symlink() and target.read_bytes() == original
+
+
+@pytest.mark.parametrize("damage", [b"", b"PK\x03\x04 not a zip at all"])
+def test_a_damaged_backup_is_not_restored(tmp_path, damage):
+    from bianpai.workbooks.backups import stack
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    assert run("check", wb).exit_code == 0
+    newest = stack(wb)[-1]
+    newest.write_bytes(damage)
+    before = wb.read_bytes()
+    res = run("undo", wb, "--force")
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit)
+    out = " ".join(res.output.split())
+    assert "已损坏" in out and "damaged" in out and newest.name in out
+    assert wb.read_bytes() == before and newest.exists()
+
+
+def test_a_partial_temporary_file_is_removed_next_time(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    stale = [tmp_path / ".e.xlsx.k3j2h1g0.bianpai-tmp",  # this save's pattern
+             tmp_path / ".e.ab12cd34.xlsx"]  # the pattern of earlier versions
+    for p in stale:
+        p.write_bytes(b"PK\x03\x04partial")
+    keep = tmp_path / ".other.ab12cd34.xlsx"
+    keep.write_bytes(b"someone else's")
+    assert run("check", wb).exit_code == 0
+    assert not any(p.exists() for p in stale) and keep.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(package_tmp_suffix())]
+
+
+def package_tmp_suffix() -> str:
+    from bianpai.workbooks.openpyxl_port import TEMP_SUFFIX
+    return TEMP_SUFFIX
+
+
+def test_appended_rows_are_patched_into_the_typed_sheet(tmp_path):
+    """append_rows on a kept sheet writes only its cells into the sheet's own XML and grows
+    its Excel table; other cells (formulas with results) stay as they were."""
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    wb = new_event(tmp_path / "e.xlsx")
+    book = openpyxl.load_workbook(wb)
+    book["报名"]["P1"] = "=1+1"
+    book.save(wb)
+    roster = sheet_part(wb, "报名")
+    with zipfile.ZipFile(wb) as z:  # give the formula a cached result, as Excel would
+        parts = {n: z.read(n) for n in z.namelist()}
+    parts[roster] = parts[roster].replace(b"<f>1+1</f><v></v>", b"<f>1+1</f><v>2</v>")
+    parts[roster] = parts[roster].replace(b"<f>1+1</f></c>", b"<f>1+1</f><v>2</v></c>")
+    assert b"<f>1+1</f><v>2</v>" in parts[roster]
+    with zipfile.ZipFile(wb, "w") as z:
+        for n, data in parts.items():
+            z.writestr(n, data)
+    port = OpenpyxlPort(wb, command="test")
+    port.append_rows("报名", [["男子双人赛", None, "甲", "男"], ["男子双人赛", None, "=乙", "女"]],
+                     start_row=2)
+    port.save()
+    xml = members(wb)[roster]
+    assert b"<f>1+1</f><v>2</v>" in xml
+    book = openpyxl.load_workbook(wb)
+    ws = book["报名"]
+    assert [c.value for c in ws[3]][:4] == ["男子双人赛", None, "=乙", "女"]
+    assert ws["C3"].data_type == "s"  # text, never a formula
+    assert next(iter(ws.tables.values())).ref.endswith("3")
+    assert openpyxl.load_workbook(wb, data_only=True)["报名"]["P1"].value == 2
+
+
+def test_sheets_are_parsed_on_first_use_as_openpyxl_reads_them(tmp_path):
+    """LazyBook gives what load_workbook gives, sheet by sheet; a command never parses a sheet
+    it does not read (the package save copies it as it is)."""
+    from bianpai.workbooks.openpyxl_port import LazyBook, OpenpyxlPort
+    wb = case(tmp_path, "formula-cache-lost.xlsx")
+    full = load_quietly(wb)
+    lazy = LazyBook(wb)
+    assert lazy.wb.sheetnames == full.sheetnames
+    for name in full.sheetnames:
+        a, b = lazy.sheet(name), full[name]
+        assert list(a.iter_rows(values_only=True)) == list(b.iter_rows(values_only=True)), name
+        assert list(a.tables) == list(b.tables) and a.print_title_rows == b.print_title_rows
+        assert a.freeze_panes == b.freeze_panes and a.sheet_state == b.sheet_state
+        assert ([str(d.sqref) for d in a.data_validations.dataValidation]
+                == [str(d.sqref) for d in b.data_validations.dataValidation])
+    port = OpenpyxlPort(wb)
+    assert port.read_values("成绩")[1][6] == 15  # the formula's cached result
+    assert "成绩" not in port._book._pending and "队员" in port._book._pending
+    port.close()
+
+
+def test_undo_of_a_folder_or_a_removed_workbook(tmp_path):
+    d = tmp_path / "dir.xlsx"
+    d.mkdir()
+    res = run("undo", d)
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit) and "文件夹" in res.output
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    assert run("check", wb).exit_code == 0
+    wb.unlink()  # deleted by mistake: undo brings back the version before check
+    assert run("undo", wb).exit_code == 0
+    assert load_quietly(wb)["校验"].max_row == 1
+
+
+def test_excel_bookkeeping_parts_stay_consistent(tmp_path):
+    """What Excel adds around the sheets: calcChain.xml (dropped with its relationship and
+    content type, Excel rebuilds it), markup-compatibility prefixes on workbook.xml (kept
+    declared), a sheet-local name on a later sheet (re-indexed when a sheet is inserted)."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    parts = members(wb)
+    x15 = "http://schemas.microsoft.com/office/spreadsheetml/2010/11/main"
+    mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    xml = parts["xl/workbook.xml"].decode()
+    xml = xml.replace("<workbook ", f'<workbook xmlns:mc="{mc}" xmlns:x15="{x15}" '
+                                    f'mc:Ignorable="x15" ', 1)
+    assert "localSheetId" in xml
+    parts["xl/workbook.xml"] = xml.encode()
+    parts["xl/calcChain.xml"] = (b'<calcChain xmlns="http://schemas.openxmlformats.org/'
+                                 b'spreadsheetml/2006/main"><c r="A1" i="1"/></calcChain>')
+    rels = parts["xl/_rels/workbook.xml.rels"].decode()
+    parts["xl/_rels/workbook.xml.rels"] = rels.replace("</Relationships>", (
+        '<Relationship Id="rId99" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+        'relationships/calcChain" Target="calcChain.xml"/></Relationships>')).encode()
+    ct = parts["[Content_Types].xml"].decode()
+    parts["[Content_Types].xml"] = ct.replace("</Types>", (
+        '<Override PartName="/xl/calcChain.xml" ContentType="application/vnd.openxmlformats-'
+        'officedocument.spreadsheetml.calcChain+xml"/></Types>')).encode()
+    with zipfile.ZipFile(wb, "w") as z:
+        for n, data in parts.items():
+            z.writestr(n, data)
+    titles_before = load_quietly(wb).sheetnames
+    assert run("draw", wb, "--seed", "5").exit_code == 0
+    after = members(wb)
+    assert "xl/calcChain.xml" not in after
+    assert b"calcChain" not in after["xl/_rels/workbook.xml.rels"]
+    assert b"calcChain" not in after["[Content_Types].xml"]
+    root = after["xl/workbook.xml"].decode()
+    assert 'mc:Ignorable="x15"' in root and f'xmlns:x15="{x15}"' in root
+    book = load_quietly(wb)
+    assert [t for t in book.sheetnames if t in titles_before] == titles_before
+    assert len(book.sheetnames) > len(titles_before)  # 抽签 was inserted
+    from lxml import etree
+    names = etree.fromstring(after["xl/workbook.xml"]).find(package._q("definedNames"))
+    local = [d for d in names if d.get("localSheetId") is not None]
+    assert local
+    for d in local:  # every sheet-local name sits on the sheet it names
+        title = book.sheetnames[int(d.get("localSheetId"))]
+        assert d.text.startswith(package._quote(title) + "!"), (d.text, title)
