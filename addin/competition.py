@@ -25,7 +25,7 @@ import pandas as pd
 
 from bianpai.engines import core
 from bianpai.engines.core import Match, MatchResult, StageEntrant, StageState, TypedMatch
-from bianpai.engines.errors import InputError, RuleError
+from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.rounding import q2
 from bianpai.engines.standings import CRITERIA
 from bianpai.engines.standings import rank as rank_engine
@@ -88,10 +88,15 @@ class Layouts:
 def layouts_for(reg: Regulation) -> Layouts:
     """The result-entry and standings layouts of ``reg``: value columns are the union of the
     stage scorings' entry columns (first declaration of a key wins), criteria columns the union
-    of the stage chains; side titles from the first stage's format."""
+    of the stage chains; side titles from the regulation's ``side_titles`` when set (an event
+    whose formats name their sides differently: 南北/东西 and 先手/后手), else from the first
+    stage's format."""
     stages = [s for g in reg.groups for s in g.stages]
     sides = tuple(getattr(type(stages[0].format), "side_labels", DEFAULT_SIDES)) if stages \
         else DEFAULT_SIDES
+    if reg.side_titles:
+        en = list(reg.side_titles_en or reg.side_titles)
+        sides = tuple((zh, en[i] if i < len(en) else zh) for i, zh in enumerate(reg.side_titles))
     mcols, gcols, decisions, crits = [], [], [], []
     seen_m, seen_g, seen_c = set(), set(), set()
     scorings = [(s, sc) for s in stages
@@ -297,7 +302,9 @@ class CoreEvent:
         out: dict[tuple, MatchResult] = {}
         forfeits: dict[tuple, MatchResult] = {}
         sc = s.scoring
-        for m in self.stage_matches(g, s):
+        if getattr(sc, "scope", "match") == "stage":
+            out = self._stage_scope_results(g, s)
+        for m in ([] if getattr(sc, "scope", "match") == "stage" else self.stage_matches(g, s)):
             if m.is_bye:
                 out[m.key] = sc.bye(m)
                 continue
@@ -341,6 +348,25 @@ class CoreEvent:
         self._results_cache[key] = out
         return out
 
+    def _stage_scope_results(self, g: Group, s: Stage) -> dict[tuple, MatchResult]:
+        """A scoring with ``scope = "stage"`` scores the whole stage at once (results compared
+        across tables): ``score_stage(matches, typed by match key)``; its errors are placed like
+        a match scoring's."""
+        matches = self.stage_matches(g, s)
+        typed = {m.key: self.typed[(g.id, s.id, *m.key)] for m in matches
+                 if (g.id, s.id, *m.key) in self.typed}
+        try:
+            done = s.scoring.score_stage(matches, typed)
+        except InputErrors as exc:
+            empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
+            for e in exc.errors:
+                self.errors.append(self._placed(e, empty))
+            return {}
+        except InputError as exc:
+            self.errors.append(self._placed(exc, TypedMatch(games=pd.DataFrame(columns=["game"]))))
+            return {}
+        return {r.match.key: r for r in done}
+
     def _placed(self, exc: InputError, typed: TypedMatch) -> InputError:
         """``exc`` with its sheet!cell: a scoring error carries the typed row (Excel row of
         逐局成绩) and column key; else the match's first typed cell."""
@@ -372,7 +398,11 @@ class CoreEvent:
         ``explanation_zh``/``explanation_en``, and ``played``, ``won``, ``drawn``, ``lost``."""
         st = st or self.state(g, s, with_standings=False)
         ents = [e for e in st.entrants if e.pool == pool]
-        res = [r for r in st.results.values() if r.match.pool == pool]
+        members = {e.number for e in ents}
+        # a match without a pool may bring together entrants of two pools (a Mitchell table:
+        # one 南北 pair and one 东西 pair, ranked apart); each pool takes its own entrants' rows
+        res = [r for r in st.results.values() if r.match.pool == pool or (
+            r.match.pool is None and members.intersection(r.match.entrants))]
         rows = core.entrant_rows(res, [e.number for e in ents])
         carry = {e.number: e.carry for e in ents if e.carry}
         if carry:
@@ -435,6 +465,7 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     ev.schedule = _read_schedule(ev)
     ev.entries = _read_entries(ev)
     _read_typed(ev)
+    _check_members(ev)
     _read_withdrawals(ev)
     return ev
 
@@ -848,6 +879,48 @@ def _read_typed(ev: CoreEvent) -> None:
                                    decision=decision, penalties=tuple(pens.get(key, ())),
                                    where=tuple(w for w in (where_t, where_g.get(key, "")) if w),
                                    cells=cells.get(key, {}))
+
+
+def _check_members(ev: CoreEvent) -> None:
+    """出场名单: every typed cell of an entry column with ``member`` names a registered player of
+    that side's entrant (报名), and nobody plays two boards of one match."""
+    if ev.schedule is None or ev.schedule.empty:
+        return
+    sides = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): (r["side0"], r["side1"])
+             for r in ev.schedule.to_dict("records")}
+    sheet = ev.sheet(ev.lay.games)
+    for key, typed in ev.typed.items():
+        g = ev.reg.group(key[0])
+        s = g.stage(key[1])
+        cols = [c for c in s.scoring.entry_game_columns() if c.member and c.side is not None]
+        if not cols or typed.games.empty or key not in sides:
+            continue
+        teams = ev.groups[g.id].teams
+        for col in cols:
+            number = sides[key][col.side]
+            t = teams.get(int(number)) if number is not None else None
+            players: set[str] = set()
+            if t is not None and t.get("roster_row") is not None and t["roster_row"] in ev.roster.index:
+                rec = ev.roster.loc[t["roster_row"]]
+                players = {str(rec[f"player{i}"]).strip() for i in range(1, 7)
+                           if rec.get(f"player{i}") is not None}
+            seen: dict[str, Any] = {}
+            for r in typed.games.to_dict("records"):
+                v = r.get(col.key)
+                if v is None or v != v or str(v).strip() == "":
+                    continue
+                name = str(v).strip()
+                cell = f"{ev.game_cols.get(col.key, '')}{r.get('_row')}"
+                if name not in players:
+                    ev.errors.append(InputError(
+                        f"“{name}”不是{number}号{t['name'] if t else ''}的报名队员（出场名单只能填写本队报名队员）",
+                        f"{name!r} is not a registered player of entrant {number}",
+                        sheet=sheet, cell=cell))
+                elif name in seen:
+                    ev.errors.append(InputError(f"“{name}”在同一场比赛中出场两次",
+                                                f"{name!r} plays twice in one match",
+                                                sheet=sheet, cell=cell))
+                seen[name] = r.get("_row")
 
 
 def rng_for(seed: int, *parts) -> random.Random:

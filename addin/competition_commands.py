@@ -19,6 +19,7 @@ from bianpai.addin.competition import (CoreEvent, layouts_for, load_core_event, 
 from bianpai.addin.team_eligibility import team_eligibility_findings
 from bianpai.engines.bridge import carry_over
 from bianpai.engines.core import Match, NotReady
+from bianpai.engines.standings import CRITERIA
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.schema import FinalRankPart, Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
@@ -105,7 +106,7 @@ def roster_problems(ev: CoreEvent) -> list[InputError]:
         seen_name[k] = row
     for g in ev.reg.groups:
         n = int((r["group_id"] == g.id).sum())
-        if 0 < n < 2:
+        if 0 < n < 2 and g.stages:
             errs.append(InputError(f"{ev.gname(g)}只有 {n} 队报名，无法比赛",
                                    f"{g.name_en or g.id} has only {n} entry", sheet=sheet))
     return errs
@@ -134,6 +135,11 @@ def _stage_sizes(ev: CoreEvent, g: Group) -> list[tuple[Stage, dict]]:
     out: list[tuple[Stage, dict]] = []
     sizes: dict[str, dict] = {}
     for i, s in enumerate(g.stages):
+        if i == 0 and g.sub_entrants is not None:  # each entry plays once in every label's pool
+            split = {lab: n for lab in g.sub_entrants.labels}
+            sizes[s.id] = split
+            out.append((s, split))
+            continue
         if s.entrants == "all":
             total = n
         elif not isinstance(s.entrants, list):
@@ -253,6 +259,8 @@ def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
         teams.append(dict(number=n, name=rec["name"], unit=rec["unit"], roster_row=row,
                           seed_rank=rec.get("seed"), _rec=rec))
     teams.sort(key=lambda t: t["number"])
+    if g.sub_entrants is not None:
+        return _sub_entrant_teams(g, teams)
     first = g.stages[0]
     split = first.pools
     if split is None:
@@ -318,6 +326,19 @@ def _pools_by_column(ev: CoreEvent, first: Stage, teams: list[dict], rng) -> lis
             t["pool"] = labs[i % len(labs)]
             t["position"] = i // len(labs) + 1
     return teams
+
+
+def _sub_entrant_teams(g: Group, teams: list[dict]) -> list[dict]:
+    """``g.sub_entrants``: each drawn entry ``t`` (of ``n``) plays as parts ``j`` = 0, 1 …,
+    numbered ``t + j·n``, in pool ``labels[j]``, named ``队名（names_zh[j]）``."""
+    sub = g.sub_entrants
+    n = len(teams)
+    out = []
+    for j, lab in enumerate(sub.labels):
+        for t in teams:
+            out.append({**t, "number": t["number"] + j * n, "name": f"{t['name']}（{sub.name(j)}）",
+                        "pool": lab, "position": t["number"]})
+    return out
 
 
 def _draw_rows(ev: CoreEvent, seed_of: dict[str, int]) -> list[list]:
@@ -392,7 +413,9 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     ev = load_core_event(port)
     _scored_or_refuse(ev)
     warnings: list[InputError] = []
-    undrawn = [g for g in ev.reg.groups if not ev.groups[g.id].drawn and g.stages
+    # a group without stages (its events run in another workbook, or places typed) is checked,
+    # never drawn
+    undrawn = [g for g in ev.reg.groups if g.stages and not ev.groups[g.id].drawn
                and (ev.roster["group_id"] == g.id).any()]
     if undrawn:
         found = _findings(ev)
@@ -455,6 +478,28 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                                    else None}, ev.lang)
 
 
+def _movement_rows(ev: CoreEvent, new) -> tuple[list[list], tuple | None]:
+    """移动表 rows of every stage whose format has ``plan(state)`` (all rounds fixed once round 1
+    is drawn), by table then round; and the side titles of the first such format."""
+    rows, sides = [], None
+    for g in ev.reg.groups:
+        for s in g.stages:
+            plan = getattr(s.format, "plan", None)
+            if plan is None or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s, with_standings=False)
+            st.matches = st.matches + [m for gg, ss, m in new if gg is g and ss is s]
+            ms = plan(st)
+            if ms:
+                sides = sides or tuple(getattr(type(s.format), "side_labels", ()))
+            for m in sorted(ms, key=lambda m: (str(m.pool or ""), m.table, m.round)):
+                a, b = (m.sides + (None,))[:2]
+                rows.append([ev.gname(g), ev.sname(s), m.table, m.round, a,
+                             ev.name_of(g, a) if a is not None else None, b,
+                             ev.name_of(g, b) if b is not None else None, m.label])
+    return rows, sides
+
+
 def write_record(port: WorkbookPort, layout, rows: list[list], lang: str, keys: list[str]) -> None:
     """Write a record sheet (抽签, 晋级) and its hidden copy (the values ``keys`` of each row),
     against which every later command checks it (:func:`bianpai.addin.competition.check_record`)."""
@@ -473,6 +518,10 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
     port, lang = ev.port, ev.lang
     if seed_of:
         write_record(port, K.DRAW, _draw_rows(ev, seed_of), lang, DRAW_KEYS)
+    mrows, sides = _movement_rows(ev, new)
+    if mrows:
+        c.write_generated(port, K.movement_layout(sides or ev.lay.sides), mrows, lang,
+                          break_on=(0, 1, 2))
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
     _append_entry_rows(ev, new)
 
@@ -498,8 +547,14 @@ def _append_entry_rows(ev: CoreEvent, new) -> None:
                 if k in rkeys:
                     row[rkeys.index(k)] = v
         res_rows.append(row)
-        for k in range(1, s.scoring.games_per_match + 1):
-            game_rows.append(key + [k] + [None] * (len(ev.lay.games.columns) - 6))
+        gkeys = [col.key for col in ev.lay.games.columns]
+        prepared = s.scoring.entry_rows(m) if hasattr(s.scoring, "entry_rows") else \
+            [{} for _ in range(s.scoring.games_per_match)]
+        for k, pre in enumerate(prepared, start=1):
+            grow = key + [k] + [None] * (len(gkeys) - 6)
+            for col, v in pre.items():
+                grow[gkeys.index(col)] = v
+            game_rows.append(grow)
     for layout, rows in ((ev.lay.results, res_rows), (ev.lay.games, game_rows)):
         if not rows:
             continue
@@ -709,7 +764,8 @@ def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str]) -> l
             tab = tab.sort_values("rank", kind="stable")
         for rec in tab.to_dict("records"):
             e = int(rec["entrant"])
-            vals = [rec.get(k) for k in crit_cols]
+            vals = [CRITERIA[k].show(rec.get(k)) if isinstance(rec.get(k), tuple) and k in CRITERIA
+                    else rec.get(k) for k in crit_cols]
             expl = rec["explanation_zh"] if ev.lang == "zh" else rec.get("explanation_en", "")
             rows.append([ev.gname(g), ev.sname(s), p, rec["rank"], e, ev.name_of(g, e), ev.unit_of(g, e),
                          rec["played"], rec["won"], rec["drawn"], rec["lost"],
@@ -861,12 +917,37 @@ def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
 def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
     """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
     named stages, in order; places shared inside a part stay shared). Columns ``place``,
-    ``number``, ``source``, ``explanation``; ``None`` while a stage is unfinished. A derived
-    group (``group.derived``) ranks the source group's entrants by a summed result value."""
+    ``number``, ``source``, ``explanation``, ``ranking`` (the sub-entrant label of a separate
+    ranking, else ``None``); ``None`` while a stage is unfinished. A derived group
+    (``group.derived``) ranks the source group's entrants by a summed result value."""
     if g.derived is not None:
-        return _derived_standings(ev, g)
-    if not all(ev.finished(g, s) for s in g.stages):
+        d = _derived_standings(ev, g)
+        return None if d is None else d.assign(ranking=None)
+    if not g.stages or not all(ev.finished(g, s) for s in g.stages):
         return None
+    sub = g.sub_entrants
+    if sub is not None and sub.separate_rankings:
+        teams = ev.groups[g.id].teams
+        frames = []
+        for lab in sub.labels:
+            keep = {n for n, t in teams.items() if t["pool"] == lab}
+            frames.append(_final_rows(ev, g, keep).assign(ranking=lab))
+        return pd.concat(frames, ignore_index=True)
+    return _final_rows(ev, g, None).assign(ranking=None)
+
+
+def ranking_name(ev: CoreEvent, g: Group, label, *, zh: bool | None = None) -> str:
+    """The name of one of a group's final rankings: the group's, or with ``sub_entrants``
+    ``组别（南北）`` per label."""
+    zh = ev.lang == "zh" if zh is None else zh
+    base = g.name_zh if zh else (g.name_en or g.name_zh)
+    if label is None or g.sub_entrants is None:
+        return base
+    j = g.sub_entrants.labels.index(label)
+    return f"{base}（{g.sub_entrants.name(j) if zh else label}）"
+
+
+def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
     # without a final_ranking the last stage's places are the group's
     parts = g.final_ranking or [FinalRankPart(from_stage=g.stages[-1].id)]
     rows: list[dict] = []
@@ -877,6 +958,8 @@ def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
         pl = s.format.placings(st).sort_values(["place"], kind="stable")
         lo, hi = part.places.first, part.places.last or 10**6
         pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
+        if keep is not None:
+            pl = pl[pl["entrant"].isin(keep)]
         base = len(rows)
         for rec in pl.to_dict("records"):
             n = int(rec["entrant"])
@@ -953,18 +1036,23 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         fs = core_final_standings(ev, g)
         if fs is not None:
             og = _source_group(ev, g)
-            for rec in fs.to_dict("records"):
-                final_rows.append([ev.gname(g), rec["place"], rec["number"], ev.name_of(og, rec["number"]),
-                                   ev.unit_of(og, rec["number"]), rec["source"], rec["explanation"]])
-            data[f"{ev.gname(g)} 总排名"] = [
-                {"place": r[1], "number": r[2], "name": r[3], "source": r[5], "explanation": r[6]}
-                for r in final_rows if r[0] == ev.gname(g)]
+            for label in dict.fromkeys(fs["ranking"]):
+                title = ranking_name(ev, g, label)
+                part = fs[fs["ranking"].isna()] if label is None else fs[fs["ranking"] == label]
+                for rec in part.to_dict("records"):
+                    final_rows.append([title, rec["place"], rec["number"],
+                                       ev.name_of(og, rec["number"]), ev.unit_of(og, rec["number"]),
+                                       rec["source"], rec["explanation"]])
+                data[f"{title} 总排名"] = [
+                    {"place": r[1], "number": r[2], "name": r[3], "source": r[5], "explanation": r[6]}
+                    for r in final_rows if r[0] == title]
     for g in ev.reg.groups:  # team groups: 队号/队名 in the terminal and --json ("team")
         if g.entrant == "team":
             for title, recs in data.items():
-                if title.startswith(ev.gname(g) + " "):
+                if title.startswith(ev.gname(g) + " ") or title.startswith(ev.gname(g) + "（"):
                     for r in recs:
-                        r["team"] = r.pop("number")
+                        if "number" in r:
+                            r["team"] = r.pop("number")
     c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
     sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
              for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
@@ -1039,14 +1127,19 @@ def core_awards(port: WorkbookPort):
                                    f"{g.name_en or g.id} is not over: no awards yet",
                                    sheet=ev.sheet(K.SCHEDULE)))
             continue
-        entries[g.name_zh] = len(ev.groups[og.id].teams)
-        # person_id: one key per entrant across a group and the groups derived from it
-        parts.append(pd.DataFrame({
-            "group": g.name_zh, "place": fs["place"],
-            "entrant_id": [f"{og.id}#{n}" for n in fs["number"]],
-            "person_id": [f"{og.id}#{n}" for n in fs["number"]],
-            "name": [ev.name_of(og, n) for n in fs["number"]],
-            "unit": [ev.unit_of(og, n) for n in fs["number"]]}))
+        teams = ev.groups[og.id].teams
+        for label in dict.fromkeys(fs["ranking"]):
+            part = fs[fs["ranking"].isna()] if label is None else fs[fs["ranking"] == label]
+            name = ranking_name(ev, g, label, zh=True)
+            entries[name] = len(teams) if label is None else \
+                sum(1 for t in teams.values() if t["pool"] == label)
+            # person_id: one key per entrant across a group and the groups derived from it
+            parts.append(pd.DataFrame({
+                "group": name, "place": part["place"],
+                "entrant_id": [f"{og.id}#{n}" for n in part["number"]],
+                "person_id": [f"{og.id}#{n}" for n in part["number"]],
+                "name": [ev.name_of(og, n) for n in part["number"]],
+                "unit": [ev.unit_of(og, n) for n in part["number"]]}))
     if errs:
         raise InputErrors(errs)
     if not parts:

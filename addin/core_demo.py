@@ -32,6 +32,19 @@ SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋�
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华建国志红"
 
 
+def _birth(reg, g, gender: str, day: dt.date, rng: random.Random) -> dt.date:
+    """A birth date the regulation's age ranges accept (completed years at the group's first
+    day, well inside the range), else an adult of 25–50."""
+    lo, hi = 25, 50
+    rules = getattr(reg.eligibility, "age_ranges", None) or []
+    for r in rules:
+        if r.gender in (None, {"男": "M", "女": "F"}[gender]):
+            lo, hi = (r.min_age or 0) + 1, (r.max_age or (r.min_age or 0) + 30) - 2
+            break
+    age = rng.randint(lo, max(lo, hi))
+    return dt.date(day.year - age - 1, rng.randint(1, 12), rng.randint(1, 28))
+
+
 def _roster(reg, seed: int, fields: dict[str, int] | None = None
             ) -> tuple[list[list], list[list]]:
     """Roster rows (组别, 队号, 队名, 单位, 队员1–6, 领队, 种子, 备注) and 队员 rows; ``fields``
@@ -40,6 +53,8 @@ def _roster(reg, seed: int, fields: dict[str, int] | None = None
     day = reg.event_date or dt.date.today()
     roster, people = [], []
     for g in reg.groups:
+        if not g.stages:
+            continue
         n = (fields or {}).get(g.id) or g.entries or 16
         size = g.team_size or 3
         for i in range(n):
@@ -57,9 +72,9 @@ def _roster(reg, seed: int, fields: dict[str, int] | None = None
     return roster, people
 
 
-def _age_range(reg, g) -> tuple[int, int]:
+def _age_range(reg, g) -> tuple[int, int] | None:
     """Ages (completed years) a simulated player of group ``g`` may have: inside the age band
-    the eligibility block names for the group (by its name), else 25–50."""
+    the eligibility block names for the group (by its name); ``None`` when it names none."""
     el = getattr(reg, "eligibility", None)
     bands = el.age_groups.bands if el is not None and el.age_groups is not None else []
     for b in bands:
@@ -68,7 +83,7 @@ def _age_range(reg, g) -> tuple[int, int]:
             hi = (b.below_age or 80) - 2
             if lo <= hi:
                 return lo, hi
-    return 25, 50
+    return None
 
 
 def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list[list]:
@@ -85,8 +100,9 @@ def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list
         if g.derived is not None:
             continue
         n = (fields or {}).get(g.id) or g.entries or 16
-        size = 1 if g.entrant == "individual" else (g.team_size or 2)
-        lo, hi = _age_range(reg, g)
+        size = 1 if g.entrant == "individual" else (g.team_size or (2 if g.entrant == "pair" else 3))
+        band = _age_range(reg, g)
+        day = g.event_date or reg.event_date or dt.date.today()
         split = g.stages[0].pools if g.stages else None
         by = split.by if split is not None and split.method == "by_column" else None
         cycle = [v for v, labs in (split.labels_by or {}).items() for _ in labs] if by else []
@@ -103,10 +119,14 @@ def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list
                 while p in used:
                     p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
                 used.add(p)
-                born = dt.date(day.year - rng.randint(lo, hi) - 1, rng.randint(1, 12),
-                               rng.randint(1, 28))
+                sex = rng.choice(["男", "女"])
+                if band:
+                    born = dt.date(day.year - rng.randint(*band) - 1, rng.randint(1, 12),
+                                   rng.randint(1, 28))
+                else:  # the age ranges of the eligibility block, by gender
+                    born = _birth(reg, g, sex, day, rng)
                 rec = {"group": g.name_zh, "team": team, "number": None, "name": p,
-                       "gender": rng.choice(["男", "女"]), "birth_date": born, "id_number": None,
+                       "gender": sex, "birth_date": born, "id_number": None,
                        "unit": unit, "role": "队员", "note": None,
                        "seed": i + 1 if i < seeds else None,
                        "rating": rng.randint(100, 5000) if rng.random() < 0.5 else None}
@@ -196,10 +216,13 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
     keys = [c.key for c in ev.lay.games.columns]
     filled = 0
     by_match: dict[tuple, list[int]] = {}
+    # columns a scoring prefills when a match's rows are prepared (台次, 牌号) do not count
+    prefilled = {k for g in ev.reg.groups for s in g.stages
+                 for k in getattr(s.scoring, "prefilled", ())}
     for i, row in enumerate(grid[1:], start=1):
         row = list(row) + [None] * (len(header) - len(row))
         grid[i] = row
-        if all(v in (None, "") for v in row[6:]):
+        if all(v in (None, "") for k, v in zip(keys[6:], row[6:]) if k not in prefilled):
             by_match.setdefault(tuple(row[:5]), []).append(i)
     sched = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): r
              for r in ev.schedule.to_dict("records")}
@@ -286,8 +309,7 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
     if reg.roster_layout == "people":
         people = _people_roster(reg, seed, fields)
         port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), people, start_row=2)
-        n_entries = sum((fields or {}).get(g.id) or g.entries or 16 for g in reg.groups
-                        if g.derived is None)
+        n_entries = len({(r[0], r[1] or r[3]) for r in people})
     else:
         roster, people = _roster(reg, seed, fields)
         from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
@@ -295,7 +317,7 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
         n_entries = len(roster)
     port.save()
-    console.print(f"[green]✓[/] 报名：{n_entries} 队，{len(people)} 名队员")
+    console.print(f"[green]✓[/] 报名：{n_entries} 个参赛单位（队/组合/个人），{len(people)} 人")
     res = commands.check(OpenpyxlPort(out, command="check"))
     console.print(f"[green]✓[/] {res.summary_zh}")
     rng = random.Random(seed + 1)

@@ -194,7 +194,7 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
     states, nexts = [], []
     for g in ev.reg.groups:
         gs = ev.groups[g.id]
-        if not (ev.roster["group_id"] == g.id).any():
+        if not (ev.roster["group_id"] == g.id).any() or not g.stages:
             continue
         if not gs.drawn:
             states.append(f"{ev.gname(g)}尚未抽签")

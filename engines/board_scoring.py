@@ -236,6 +236,8 @@ class TeamBoardGames(BaseModel):
     match_loss: Decimal = Decimal(0)
     bye_game_points: Decimal | None = None  # None: every board won
     first_move_boards: Literal["odd", "even"] = "odd"
+    #: 出场名单 columns on 逐局成绩 (who played each board), checked against the roster
+    lineups: bool = True
     clause: str | None = "福建省老年人智力运动会2024 围棋团体 四（四）；象棋竞赛规则 13.2"
     note: str | None = ("每局胜2和1负0得局分；按局分多少定场分胜2平1负0；轮空按全胜计（可改）"
                         " / game 2/1/0 → 局分; match 2/1/0 by 局分; a bye wins every board")
@@ -295,6 +297,138 @@ class TeamBoardGames(BaseModel):
             o, pts = ("D", "D"), (self.match_draw, self.match_draw)
         return MatchResult(match, pts, o, {"game_points": tuple(gp), "fouls": tuple(fouls),
                                            **wins})
+
+
+    # ---------------------------------------------------------------- the workbook's entry
+    #: 判定 codes of the 成绩 sheet → the side that forfeits the whole match
+    DECISIONS: ClassVar[dict[str, int]] = {"主队弃权": 0, "客队弃权": 1}
+    #: entry columns prefilled when a match's rows are prepared (the board numbers)
+    prefilled: ClassVar[tuple[str, ...]] = ("board",)
+    #: result codes offered in the 逐局成绩 dropdown (side 0's view; any code of parse_result
+    #: is accepted)
+    RESULT_CHOICES: ClassVar[tuple[str, ...]] = ("1-0", "0-1", "和", "+/-", "-/+", "0:0")
+
+    @property
+    def games_per_match(self) -> int:
+        """One 逐局成绩 row per board (台)."""
+        return self.boards
+
+    def entry_game_columns(self) -> list[EntryColumn]:
+        """逐局成绩: one row per board: 台次 (prefilled) and the game's result from the first-listed
+        team's view (1-0 胜, 0-1 负, 和, +/- 对方弃权/迟到, 0:0 双方弃权); with ``lineups`` each
+        side's player on that board (出场名单; optional, checked against the roster)."""
+        cols = [EntryColumn("board", "台次", "Board", "int", width=5),
+                EntryColumn("result", "结果（{side}）", "Result ({side})", "code",
+                            choices=self.RESULT_CHOICES, side=0, width=9)]
+        if self.lineups:
+            cols += [EntryColumn(f"player_{i}", "{side}出场队员", "{side} player", "text",
+                                 side=i, width=9, member=True) for i in (0, 1)]
+        return cols
+
+    def entry_match_columns(self) -> list[EntryColumn]:
+        return []
+
+    def entry_decisions(self) -> list[str]:
+        """A team forfeiting the whole match (弃权)."""
+        return list(self.DECISIONS)
+
+    def entry_rows(self, match: Match) -> list[dict[str, Any]]:
+        """The rows prepared for a new match: boards 1 … ``boards``."""
+        return [{"board": b} for b in range(1, self.boards + 1)]
+
+    @staticmethod
+    def _has(v) -> bool:
+        return v is not None and v == v and str(v).strip() != ""
+
+    def _rows(self, typed: TypedMatch) -> list[dict]:
+        return [r for r in typed.games.to_dict("records") if self._has(r.get("result"))]
+
+    def is_complete(self, typed: TypedMatch) -> bool:
+        """A 弃权 decision, or a result on every board."""
+        if typed.decision:
+            return True
+        return len(self._rows(typed)) >= self.boards
+
+    def problems(self, match: Match, typed: TypedMatch) -> list[InputError]:
+        """Bad cells typed so far: an unknown result code, a board number outside 1 … boards or
+        typed twice (with the 逐局成绩 row and column)."""
+        errs: list[InputError] = []
+        seen: dict[int, Any] = {}
+        for r in typed.games.to_dict("records"):
+            row = r.get("_row")
+            if self._has(r.get("result")):
+                try:
+                    parse_result(r["result"])
+                except InputError as e:
+                    e.row, e.column = row, "result"
+                    errs.append(e)
+            b = r.get("board")
+            if not self._has(b):
+                if self._has(r.get("result")):
+                    e = InputError("已填结果但未填台次", "a result without its board number")
+                    e.row, e.column = row, "board"
+                    errs.append(e)
+                continue
+            try:
+                bn = int(b)
+            except (TypeError, ValueError):
+                bn = -1
+            if not 1 <= bn <= self.boards:
+                e = InputError(f"台次须为 1–{self.boards}，而不是「{b}」",
+                               f"the board must be 1–{self.boards}, not {b!r}")
+                e.row, e.column = row, "board"
+                errs.append(e)
+            elif bn in seen:
+                e = InputError(f"第{bn}台填了两次", f"board {bn} typed twice")
+                e.row, e.column = row, "board"
+                errs.append(e)
+            else:
+                seen[bn] = row
+        return errs
+
+    def _adjustments(self, typed: TypedMatch) -> pd.DataFrame | None:
+        adj = [{"side": side, "kind": "foul", "value": value}
+               for side, _reason, value in typed.penalties]
+        if typed.decision:
+            if typed.decision not in self.DECISIONS:
+                raise InputError(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
+                                 f"unknown decision {typed.decision!r}")
+            adj.append({"side": self.DECISIONS[typed.decision], "kind": "forfeit", "value": None})
+        return pd.DataFrame(adj, columns=["side", "kind", "value"]) if adj else None
+
+    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
+        """Score the typed boards (罚分 rows count as 犯规, one per point typed); a 弃权
+        decision forfeits the whole match. Raises the first of :meth:`problems`."""
+        errs = self.problems(match, typed)
+        if errs:
+            raise errs[0]
+        adj = self._adjustments(typed)
+        rows = self._rows(typed)
+        games = pd.DataFrame([{"board": int(r["board"]), "result": r["result"]} for r in rows],
+                             columns=["board", "result"])
+        if typed.decision:
+            return self.score(match, None, adj)
+        return self.score(match, games, adj)
+
+    def bye(self, match: Match) -> MatchResult:
+        return self.score(match, None)
+
+    def forfeit(self, match: Match, side: int) -> MatchResult:
+        """``side`` forfeits the match (e.g. a withdrawn team's later match)."""
+        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
+                                                      "value": None}]))
+
+    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
+        return list(results)
+
+    def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
+                 ) -> list[dict[str, Any]]:
+        """A result per board, the stronger team winning more often (draws now and then)."""
+        out = []
+        for _ in range(games):
+            d = strengths[0] - strengths[1] + rng.gauss(0, 1.2)
+            out.append({"result": "1-0" if d > 0.35 else "0-1" if d < -0.35 else "和"})
+        return out
 
 
 def _team_opp_score(members, results, ctx):

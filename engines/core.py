@@ -249,7 +249,9 @@ class EntryColumn:
     ``bianpai.workbooks.layouts`` column kind (``text``, ``int``, ``decimal``, ``code``);
     ``choices``: dropdown values for ``code`` columns; ``side``: the side index the column
     belongs to (``{side}`` in titles is replaced by the format's side label), or ``None``;
-    ``prefill``: the draw writes it (see below).
+    ``prefill``: the draw writes it (see below); ``member``: the cell names a person who must
+    be a registered player of that side's entrant (出场名单: a line-up typed per board); the
+    pipeline checks it against the roster.
     """
 
     key: str
@@ -262,6 +264,7 @@ class EntryColumn:
     #: written by the draw (the format's ``entry_prefill``, e.g. 几局胜), so a row holding only
     #: prefilled values counts as not typed yet
     prefill: bool = False
+    member: bool = False
 
 
 @dataclass(frozen=True)
@@ -315,6 +318,22 @@ class Scoring(Protocol):
     ``bye(match)`` and ``forfeit(match, side)``; ``finalize(results)`` applies stage-wide rules
     (e.g. annulling a forfeiting team's matches) and returns the list to rank. ``simulate``
     gives game rows for the demo.
+
+    Optional hooks (read with ``getattr``; a scoring without them works as above):
+
+    * ``scope = "stage"`` (class attribute; default ``"match"``): the scoring compares results
+      across tables (e.g. 80分 matchpoints: every table that played a board is compared), so the
+      pipeline never scores one match alone: it calls ``score_stage(matches, typed)`` once per
+      stage with every drawn match (byes/sit-outs included) and a dict ``Match.key →
+      TypedMatch`` of everything typed (逐局成绩 rows, 罚分, 判定), and takes the returned
+      MatchResults (complete matches only, sit-outs included) as the stage's results; then
+      ``finalize`` and withdrawals apply as usual. Errors are raised as ``InputErrors`` whose
+      items carry ``row``/``column`` (a 逐局成绩 cell) or ``sheet``/``cell``. ``is_complete``,
+      ``score_typed``, ``bye`` and ``forfeit`` are then not called by the pipeline.
+    * ``entry_rows(match) -> list[dict]``: the 逐局成绩 rows prepared for a new match, with
+      prefilled values by entry-column key (台次 1–4, the boards of a Mitchell round); default
+      ``games_per_match`` empty rows. ``prefilled``: the keys it fills (the demo does not count
+      them as typed).
     """
 
     kind: str

@@ -275,6 +275,22 @@ class Mitchell(BaseModel):
             out.append({t: padded[t - 1] for t in range(1, n + 1)})
         return out[0], out[1]
 
+    def plan(self, state: StageState) -> list[Match]:
+        """Every round's matches as the movement fixes them once round 1 is drawn (the pair
+        numbers are read back from round 1): the movement sheet and the table cards (一5 南北方向
+        不移动座位，所打的牌由南北方向选手往低号桌传，东西选手按裁判要求进行移位). Empty before round 1."""
+        if not any(m.round == 1 for m in state.matches):
+            return []
+        ns_no, ew_no = self.numbering(state)
+        out = []
+        for row in self.movement(state).itertuples():
+            label = f"牌套{row.board_set} 第{row.boards}副"
+            if not pd.isna(row.shared_with):
+                label += f"，与第{int(row.shared_with)}桌共用"
+            out.append(Match(round=int(row.round), table=int(row.table),
+                             sides=(ns_no[int(row.ns)], ew_no[int(row.ew)]), label=label))
+        return out
+
     # ---------------------------------------------------------------- Format protocol
     def next_round(self, state: StageState, rng: random.Random) -> list[Match]:
         """The matches of the next round, one per table: ``sides = (NS pair, EW pair)``,

@@ -36,6 +36,7 @@ pairing-anchors.md §3); FIDE C.04.1 (no rematch, one bye each, colour rules); �
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -195,6 +196,10 @@ class IndividualSwiss(BaseModel):
             raise RuleError(f"已编排全部{total}轮", f"all {total} rounds are drawn")
         if self.mode == "dutch":
             return _dutch_round(state, self, rnd, total, rng)
+        if rnd == 1:
+            # round 1 follows the seed/rating order (福建围棋 四（四）: 序号抽签后邻近编排 1-2、3-4):
+            # a ranking of a field that has not played orders nobody (its ties are lots)
+            state = dataclasses.replace(state, standings={})
         infos = player_infos(state, self, rnd)
         absent = set(self.requested_byes.get(rnd, []))
         if rnd == 1:

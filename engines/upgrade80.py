@@ -23,13 +23,15 @@ Source: fujian-elder-mind-games-2024, 扑克牌升级（80分）比赛规则 一
 
 from __future__ import annotations
 
+import random
+import re
 from decimal import Decimal
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from bianpai.engines.core import Match, MatchResult, register_scoring
+from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.matchpoints import score_board, top
 from bianpai.engines.mitchell import NS, EW, boards_from_label, direction_of
@@ -167,6 +169,156 @@ class Upgrade80Scoring(BaseModel):
                     adjustments: pd.DataFrame | None = None) -> list[MatchResult]:
         """See :func:`score_round`."""
         return score_round(matches, board_rows, adjustments, rules=self)
+
+
+    # ---------------------------------------------------------------- the workbook's entry
+    #: 判定 codes of the 成绩 sheet: a lateness forfeit of the round (四11) by one direction
+    DECISIONS: ClassVar[dict[str, int]] = {"南北迟到弃权": 0, "东西迟到弃权": 1}
+    #: entry columns prefilled when a match's rows are prepared (the board numbers)
+    prefilled: ClassVar[tuple[str, ...]] = ("deal",)
+    #: one 逐局成绩 row per board; the boards of a round come from the match (entry_rows)
+    games_per_match: ClassVar[int] = 1
+    KITTY_CHOICES: ClassVar[tuple[str, ...]] = ("单抠", "双抠", "拖拉机抠")
+
+    def entry_game_columns(self) -> list[EntryColumn]:
+        """逐局成绩 (随牌记录): one row per board a table played: 牌号 (prefilled), 得分 (the
+        scored side's card points, 三1 南北家负责记分), 计分方 (empty = ``scored_side``), 底牌分 and
+        抠底 (三8), 罚分调整 (points ± of the table penalties, 四1–四10)."""
+        return [EntryColumn("deal", "牌号", "Board", "int", width=5),
+                EntryColumn("points", "得分", "Points", "int", width=6),
+                EntryColumn("scored", "计分方", "Scored side", "code", choices=("南北", "东西"),
+                            width=6),
+                EntryColumn("kitty_points", "底牌分", "Kitty points", "int", width=6),
+                EntryColumn("kitty", "抠底", "Kitty capture", "code", choices=self.KITTY_CHOICES,
+                            width=8),
+                EntryColumn("adjust", "罚分调整", "Penalty points", "int", width=7)]
+
+    def entry_match_columns(self) -> list[EntryColumn]:
+        return []
+
+    def entry_decisions(self) -> list[str]:
+        """四11 比赛一方迟到超过10分钟，判违规方该轮弃权."""
+        return list(self.DECISIONS)
+
+    def entry_rows(self, match: Match) -> list[dict[str, Any]]:
+        """The rows prepared for a table of a round: one per board of its set."""
+        return [{"deal": b} for b in boards_from_label(match.label)]
+
+    @staticmethod
+    def _typed(r: dict) -> bool:
+        return any(not _missing(r.get(k)) for k in ("points", "kitty_points", "kitty", "adjust"))
+
+    def is_complete(self, typed: TypedMatch) -> bool:
+        """A lateness decision, or 得分 on every prepared board row."""
+        if typed.decision:
+            return True
+        recs = typed.games.to_dict("records")
+        return bool(recs) and all(not _missing(r.get("points")) for r in recs)
+
+    def problems(self, match: Match, typed: TypedMatch) -> list:
+        """Per-match problems are found by :meth:`score_stage` (the whole stage at once)."""
+        return []
+
+    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
+        return self.score(match, typed.games)
+
+    def bye(self, match: Match) -> MatchResult:
+        return self.score(match, pd.DataFrame())
+
+    def forfeit(self, match: Match, side: int) -> MatchResult:
+        return self.score(match, pd.DataFrame())
+
+    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
+        return list(results)
+
+    _BOARD: ClassVar[re.Pattern] = re.compile(r"(\d+)\s*副")
+
+    def score_stage(self, matches: list[Match], typed: dict[tuple, TypedMatch]
+                    ) -> list[MatchResult]:
+        """The stage-scope entry point (``scope = "stage"``): every drawn match and what was
+        typed for each (by :attr:`Match.key`) → the MatchResults of the complete matches.
+
+        逐局成绩 rows become ``board_rows`` (index: the sheet row ``_row``); 罚分 rows become
+        ``adjustments``: the 原因 names the kind (插错牌套 三7 — with the board, e.g.
+        "插错牌套 第5副"; 违纪 五; otherwise a plain 比赛分 deduction) and 罚分 the 比赛分 (empty:
+        ``penalty_mp``); a 判定 南北/东西迟到弃权 is the round's forfeit (四11). Raises
+        ``InputErrors`` whose board-row errors carry ``row``/``column`` (the 逐局成绩 cell) and
+        whose penalty errors carry ``where`` (the match's first typed cell)."""
+        from bianpai.engines.errors import InputErrors as _Errs  # noqa: PLC0415
+        rows, adj, adj_where = [], [], {}
+        for m in matches:
+            t = typed.get(m.key)
+            if t is None:
+                continue
+            for r in t.games.to_dict("records"):
+                if not self._typed(r):
+                    continue
+                rows.append({"_row": r.get("_row"), "round": m.round, "table": m.table,
+                             "board": r.get("deal"), "points": r.get("points"),
+                             "scored": r.get("scored"), "kitty_points": r.get("kitty_points"),
+                             "kitty": r.get("kitty"), "adjust": r.get("adjust")})
+            for side, reason, value in t.penalties:
+                txt = str(reason or "").strip()
+                kind = "mp"
+                for k in sorted(PENALTY_KINDS, key=len, reverse=True):
+                    if k in txt:
+                        kind = PENALTY_KINDS[k]
+                        break
+                b = self._BOARD.search(txt)
+                i = len(adj)
+                adj.append({"round": m.round, "table": m.table, "side": side, "kind": kind,
+                            "board": int(b.group(1)) if b else None,
+                            "value": value if value else None})
+                adj_where[i] = t.where[0] if t.where else None
+            if t.decision:
+                if t.decision not in self.DECISIONS:
+                    e = InputError(f"未知的判定“{t.decision}”（应为：{'、'.join(self.DECISIONS)}）",
+                                   f"unknown decision {t.decision!r}")
+                    _place(e, t.where[0] if t.where else None)
+                    raise _Errs([e])
+                adj_where[len(adj)] = t.where[0] if t.where else None
+                adj.append({"round": m.round, "table": m.table, "side": self.DECISIONS[t.decision],
+                            "kind": "late", "board": None, "value": None})
+        idx = [r.pop("_row") for r in rows]
+        board_rows = pd.DataFrame(rows, index=idx if all(i is not None for i in idx) else None,
+                                  columns=list(self.game_columns))
+        adjustments = pd.DataFrame(adj, columns=["round", "table", "side", "kind", "board",
+                                                 "value"]) if adj else None
+        try:
+            return self.score_round(matches, board_rows, adjustments)
+        except _Errs as exc:
+            for e in exc.errors:
+                if getattr(e, "table", None) == "board_rows":
+                    e.column = "points" if "得分" in e.zh or "底牌" in e.zh or "抠底" in e.zh \
+                        or "罚分" in e.zh else "deal"
+                    e.zh = re.sub(r"^成绩第\d+行：", "", e.zh)
+                else:
+                    _place(e, adj_where.get(e.row))
+                    e.row = None
+                    e.zh = re.sub(r"^罚则第\d+行：", "罚分：", e.zh)
+            raise
+
+    def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
+                 ) -> list[dict[str, Any]]:
+        """Board rows from 南北's view: points around 90, more for the stronger NS pair, now and
+        then a kitty capture."""
+        out = []
+        for _ in range(games):
+            d = strengths[0] - strengths[1]
+            p = int(round((90 + 25 * d + rng.gauss(0, 30)) / 5)) * 5
+            p = max(0, min(self.total_points, p))
+            row: dict[str, Any] = {"points": p}
+            if rng.random() < 0.15 and p <= self.total_points - 20:
+                row["kitty_points"] = rng.choice((5, 10, 15, 20))
+                row["kitty"] = rng.choice(self.KITTY_CHOICES[:2])
+            out.append(row)
+        return out
+
+
+def _place(e: InputError, where: str | None) -> None:
+    """Give ``e`` the cell ``where`` (``"sheet!cell"``) when it has none."""
+    if where and getattr(e, "sheet", None) is None:
+        e.sheet, _, e.cell = where.partition("!")
 
 
 register_scoring(Upgrade80Scoring, "80分", "升级", "八十分", "升级80分")

@@ -24,7 +24,10 @@ from bianpai.engines.gouji import GoujiScoring
 from bianpai.engines.guandan import GuandanScoring
 from bianpai.engines.knockout_scoring import FramesRace, SingleGame
 from bianpai.engines.prizes import AwardRules
+from bianpai.engines.board_scoring import TeamBoardGames
+from bianpai.engines.mitchell import Mitchell
 from bianpai.engines.swiss_individual import IndividualSwiss
+from bianpai.engines.upgrade80 import Upgrade80Scoring
 
 
 class Strict(BaseModel):
@@ -83,7 +86,8 @@ class KnockoutFormat(Strict):
 
 
 StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat, FixtureListStage,
-                              SingleElimination, DoubleEliminationGroups, IndividualSwiss],
+                              SingleElimination, DoubleEliminationGroups, IndividualSwiss,
+                              Mitchell],
                         Field(discriminator="kind")]
 
 
@@ -123,7 +127,8 @@ class BridgeKnockoutScoring(Strict):
 
 Scoring = Annotated[Union[GuandanScoring, BridgeTeamsVpScoring, BridgeKnockoutScoring,
                           GoujiScoring, FramesRace, SingleGame, BoardGameScoring,
-                          GuandanKnockoutScoring, ZhengShangYouScoring], Field(discriminator="kind")]
+                          GuandanKnockoutScoring, ZhengShangYouScoring, TeamBoardGames,
+                          Upgrade80Scoring], Field(discriminator="kind")]
 
 
 class CarryOver(Strict):
@@ -303,6 +308,23 @@ class DerivedRanking(Strict):
     note: str | None = None
 
 
+class SubEntrants(Strict):
+    """One roster entry plays as several stage entrants, one per pool label (e.g. a unit's team
+    of 4 plays a Mitchell as its 南北 pair and its 东西 pair: ``labels: [NS, EW]``). Eligibility
+    counts the roster entry (the team); the draw gives each part its own number (part ``j`` of
+    entry ``t`` of ``n``: ``t + j·n``) and its pool ``labels[j]``, named ``队名（names_zh[j]）``.
+    ``separate_rankings``: the group's final ranking and awards are per label (双冠军)."""
+
+    labels: list[str] = Field(min_length=2)
+    names_zh: list[str] | None = None
+    separate_rankings: bool = True
+    clause: str | None = None
+    note: str | None = None
+
+    def name(self, j: int) -> str:
+        return (self.names_zh or self.labels)[j]
+
+
 class Group(Strict):
     """A group (组别) of an event; ``entrant`` says what one entry is."""
 
@@ -323,6 +345,8 @@ class Group(Strict):
     final_ranking: list[FinalRankPart] | None = None
     #: a ranking derived from another group's results (no stages of its own)
     derived: DerivedRanking | None = None
+    # a roster entry plays as several stage entrants (a team's NS and EW pairs)
+    sub_entrants: SubEntrants | None = None
     clause: str | None = None
 
     def stage(self, sid: str) -> Stage:
@@ -366,6 +390,10 @@ class Regulation(Strict):
     awards: AwardRules | None = None
     eligibility: EligibilityRules | None = None
     roster_layout: Literal["pairs", "people", "teams"] = "pairs"
+    # titles of the two sides on the shared 成绩/逐局成绩 sheets (Chinese, English) when the
+    # stages' formats name their sides differently (南北/东西, 先手/后手); None: the first stage's
+    side_titles: list[str] | None = None
+    side_titles_en: list[str] | None = None
     withdrawal: WithdrawalRule = Field(default_factory=WithdrawalRule)
     language: Literal["zh", "en"] = "zh"
     notes: list[str] = Field(default_factory=list)

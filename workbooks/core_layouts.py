@@ -68,6 +68,20 @@ WITHDRAWALS = SheetLayout(key="withdrawals", zh="退赛", en="Withdrawals", type
     C("results", "成绩处理", "Results", "code", choices=["保留", "取消"], width=10),
     C("reason", "原因", "Reason", width=24), C("note", "备注", "Note", width=16)])
 
+def movement_layout(side_titles) -> SheetLayout:
+    """移动表: every round of a stage whose format fixes them in advance (a Mitchell movement),
+    one block per table (printed one page per table: the table cards)."""
+    s0, s1 = side_titles[0], side_titles[1]
+    return SheetLayout(key="movement", zh="移动表", en="Movement", landscape=True, columns=[
+        C("group", "组别", "Group", width=12), C("stage", "阶段", "Stage", width=12),
+        C("table", "桌号", "Table", "int", width=5), C("round", "轮次", "Round", "int", width=5),
+        C("side0", f"{s0[0]}号", f"{s0[1]} No", "int", width=6),
+        C("side0_name", s0[0], s0[1], width=18),
+        C("side1", f"{s1[0]}号", f"{s1[1]} No", "int", width=6),
+        C("side1_name", s1[0], s1[1], width=18),
+        C("label", "用牌", "Boards", width=18)])
+
+
 PENALTIES = SheetLayout(key="penalties", zh="罚分", en="Penalties", typed=True, columns=[
     *[c.model_copy() for c in KEY_COLUMNS],
     C("team", "队号", "Team No", "int", required=True, width=6),

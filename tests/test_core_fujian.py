@@ -1,0 +1,405 @@
+"""The competition core on the Fujian elder mind games 2024 (issues 9 and 10): 扑克牌升级（80分）
+as a Mitchell of teams of 4 (南北 and 东西 pairs, two rankings), 象棋 and 围棋 team Swiss on 4
+boards, 补双 accepted with a reason, bad input named by sheet!cell with nothing written.
+
+The wide test runs the preset's demo once (6 units at 80分, 8 teams each at xiangqi and go); the
+narrow tests work on copies of that workbook or on a freshly checked roster.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import openpyxl
+import pandas as pd
+import pytest
+from rich.console import Console
+
+from bianpai.addin import commands
+from bianpai.addin.core_demo import _people, run_core_demo
+from bianpai.engines.board_scoring import GO_TEAM_CHAIN, TeamBoardGames
+from bianpai.engines.core import Match, TypedMatch
+from bianpai.engines.mitchell import boards_from_label
+from bianpai.templates.presets_io import load_preset
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.test_cli_flow import run
+
+PRESET = "fujian-elder-mind-games-2024"
+P80 = "扑克牌升级（80分）"
+# 逐局成绩 columns (1-based): 轮次 4, 桌号 5, 局 6, 牌号 7, 得分 8, 计分方 9, 底牌分 10, 抠底 11,
+# 罚分调整 12, 台次 13, 结果 14
+POINTS, RESULT = 8, 14
+
+
+def rows(path: Path, sheet: str) -> list[tuple]:
+    return [r for r in openpyxl.load_workbook(path)[sheet].iter_rows(values_only=True)]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("fujian") / "demo.xlsx"
+    data = run_core_demo(PRESET, out, seed=5, console=Console(file=open("/dev/null", "w")))
+    return out, data
+
+
+@pytest.fixture
+def event(demo, tmp_path) -> Path:
+    p = tmp_path / "e.xlsx"
+    shutil.copy(demo[0], p)
+    return p
+
+
+def standings(path: Path) -> dict[tuple, tuple]:
+    """(组别, 小组, 队号) → the 排名 row."""
+    return {(r[0], r[2], r[4]): r for r in rows(path, "排名")[1:]}
+
+
+# ------------------------------------------------------------------------------ wide
+
+def test_every_group_with_stages_runs_to_the_awards(demo):
+    """80分 一2 计副制米切尔比赛方法（双冠军）; 象棋 四2 积分编排制，比七轮; 围棋 四（三）5-7轮;
+    九（一）前三名颁发奖杯，第四名至第八名颁发证书; 九（二）60%优胜奖，40%优秀奖."""
+    path, data = demo
+    draw = rows(path, "抽签")[1:]
+    p80 = [r for r in draw if r[0] == P80]
+    assert len(p80) == 12 and sorted(r[4] for r in p80) == ["EW"] * 6 + ["NS"] * 6
+    # each unit's team of 4 plays as its 南北 pair and its 东西 pair
+    by_unit = {}
+    for r in p80:
+        by_unit.setdefault(r[3], []).append(r[2])
+    assert all(sorted(n[-4:] for n in v) == ["（东西）", "（南北）"] for v in by_unit.values())
+    sched = rows(path, "对阵")[1:]
+    mitchell = [r for r in sched if r[0] == P80]
+    assert len(mitchell) == 5 * 6  # 6 tables, skip Mitchell: 5 rounds
+    xq = [r for r in sched if r[0] == "象棋"]
+    assert sorted({r[3] for r in xq}) == list(range(1, 8)) and len(xq) == 7 * 4
+    go = [r for r in sched if r[0] == "围棋"]
+    assert sorted({r[3] for r in go}) == list(range(1, 6)) and len(go) == 5 * 4
+    final = rows(path, "总排名")[1:]
+    for g in (f"{P80}（南北）", f"{P80}（东西）"):
+        assert [r[1] for r in final if r[0] == g] == [1, 2, 3, 4, 5, 6]
+    assert sum(1 for r in final if r[0] == "象棋") == 8 and sum(1 for r in final if r[0] == "围棋") == 8
+    assert f"{P80}（南北） 总排名" in data and "围棋 总排名" in data
+    certs = rows(path, "证书")[1:]
+    ns = [r[4] for r in certs if r[0] == f"{P80}（南北）"]
+    assert ns[:3] == ["奖杯（第一名）", "奖杯（第二名）", "奖杯（第三名）"]
+    assert all(x.startswith("证书") for x in ns[3:]) and len(ns) == 6
+    awards = rows(path, "奖励")[1:]
+    for g in ("象棋", "围棋"):
+        got = [r[4] for r in awards if r[0] == g]
+        assert got == ["优胜奖"] * 4 + ["优秀奖"] * 4  # floor(0.6 × 8) = 4
+
+
+def test_mitchell_movement_in_the_sheets(demo):
+    """一5: 南北1号对东西1号在第1桌 …; 南北方向不移动座位，所打的牌往低号桌传: every 东西 pair meets
+    every 南北 pair at most once and plays every board set at most once; the 逐局成绩 rows of a
+    table are exactly the boards of its set."""
+    path, _ = demo
+    sched = [r for r in rows(path, "对阵")[1:] if r[0] == P80]
+    met, played = set(), set()
+    for r in sched:
+        ns, ew = r[6], r[8]
+        assert (ns, ew) not in met
+        met.add((ns, ew))
+        s = boards_from_label(r[5])
+        assert (ew, s) not in played and (ns, s) not in played
+        played |= {(ew, s), (ns, s)}
+    # NS pairs never move: the same table every round
+    tables = {}
+    for r in sched:
+        tables.setdefault(r[6], set()).add(r[4])
+    assert all(len(t) == 1 for t in tables.values())
+    games = [r for r in rows(path, "逐局成绩")[1:] if r[0] == P80]
+    label = {(r[3], r[4]): boards_from_label(r[5]) for r in sched}
+    typed = {}
+    for g in games:
+        typed.setdefault((g[3], g[4]), []).append(g[6])
+    assert typed == {k: list(v) for k, v in label.items()}
+    # 移动表 (table cards): every table's rounds as the movement fixed them after round 1, equal to
+    # what was drawn round by round
+    mv = rows(path, "移动表")
+    assert mv[0][:4] == ("组别", "阶段", "桌号", "轮次") and "南北号" in mv[0]
+    planned = {(r[3], r[2]): (r[4], r[6], r[8]) for r in mv[1:] if r[0] == P80}
+    assert planned == {(r[3], r[4]): (r[6], r[8], r[5]) for r in sched}
+    assert [r[2] for r in mv[1:6]] == [1] * 5 and [r[3] for r in mv[1:6]] == [1, 2, 3, 4, 5]
+
+
+def test_80_ranking_is_matchpoints_then_countback(demo):
+    """二3: 首先比较比赛中所获比赛分之和，高者列前；如比赛分相同，则比较最高分…以此类推. Each board's
+    比赛分 over the tables sum to the top: n·(n−1) for n results (2 per table beaten)."""
+    path, _ = demo
+    st = [r for r in rows(path, "排名")[1:] if r[0] == P80]
+    head = rows(path, "排名")[0]
+    mp = head.index("场分")
+    for pool in ("NS", "EW"):
+        part = [r for r in st if r[2] == pool]
+        assert [r[3] for r in part] == list(range(1, 7))
+        vals = [Decimal(str(r[mp])) for r in part]
+        assert vals == sorted(vals, reverse=True)
+    # 6 sets of 12 boards, each set played at 5 of the 6 tables: per board the 5 results share
+    # 5 × 4 比赛分 in each direction
+    labels = [boards_from_label(r[5]) for r in rows(path, "对阵")[1:] if r[0] == P80]
+    boards = {b for bs in labels for b in bs}
+    assert len(boards) == 72 and all(sum(b in bs for bs in labels) == 5 for b in boards)
+    for pool in ("NS", "EW"):
+        assert sum(Decimal(str(r[mp])) for r in st if r[2] == pool) == 72 * 5 * 4
+
+
+def test_go_round_one_adjacent_and_the_team_chain(demo):
+    """围棋 四（四）运动队序号由电脑抽签决定，积分编排制第一轮邻近编排(1-2，3-4余类推); 五（三）场分 →
+    全队总局分 → 团体对手分 → 胜场数 → 犯规次数 → 第一台胜局数（类推）→ 抽签."""
+    path, _ = demo
+    r1 = [frozenset((r[6], r[8])) for r in rows(path, "对阵")[1:] if r[0] == "围棋" and r[3] == 1]
+    assert set(r1) == {frozenset(p) for p in ((1, 2), (3, 4), (5, 6), (7, 8))}
+    reg = load_preset(PRESET)
+    assert tuple(reg.group("go").stages[0].tie_breaks.criteria) == GO_TEAM_CHAIN
+    met = set()
+    for r in rows(path, "对阵")[1:]:
+        if r[0] in ("象棋", "围棋"):
+            k = (r[0], frozenset((r[6], r[8])))
+            assert k not in met  # 积分编排: no rematch
+            met.add(k)
+
+
+def test_team_match_scores_add_up_in_the_sheets(demo):
+    """围棋 五（一）每局棋结果，胜方2分，负方0分，和棋双方各记1分; 五（二）局分高者为胜，场分记2分…相等者为平，
+    场分各记1分: every xiangqi/go result in 对阵 is 2:0, 0:2 or 1:1."""
+    path, _ = demo
+    for r in rows(path, "对阵")[1:]:
+        if r[0] in ("象棋", "围棋") and r[8] is not None:
+            assert r[10] in ("2:0", "0:2", "1:1")
+
+
+# ------------------------------------------------------------------------------ narrow: scoring
+
+def _typed(*codes) -> TypedMatch:
+    return TypedMatch(games=pd.DataFrame([{"game": i, "board": i, "result": c, "_row": 10 + i}
+                                          for i, c in enumerate(codes, start=1)]))
+
+
+def test_team_board_games_game_points_to_match_points():
+    """五（一）胜2、和1、负0 → 局分; 五（二）局分高者场分2，相等各1."""
+    sc = TeamBoardGames()
+    m = Match(1, 1, (1, 2))
+    r = sc.score_typed(m, _typed("1-0", "1-0", "0-1", "和"))
+    assert r.values["game_points"] == (Decimal(5), Decimal(3)) and r.points == (2, 0)
+    r = sc.score_typed(m, _typed("1-0", "0-1", "1-0", "0-1"))
+    assert r.points == (1, 1) and r.outcome == ("D", "D")
+    assert r.values["board1_wins"] == (1, 0)
+    assert not sc.is_complete(_typed("1-0", "0-1", "1-0"))
+    errs = sc.problems(m, _typed("1-0", "2-3"))
+    assert errs and errs[0].row == 12 and errs[0].column == "result"
+
+
+def test_a_bad_team_result_is_named_and_nothing_written(event):
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    row = next(i for i, r in enumerate(ws.iter_rows(values_only=True), start=1) if r[0] == "象棋")
+    ws.cell(row, RESULT, "3-2")
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and f"逐局成绩!N{row}" in res.output
+    assert digest(event) == before
+
+
+def _p80_row(path: Path, rnd: int = 1, table: int = 1) -> int:
+    for i, r in enumerate(rows(path, "逐局成绩"), start=1):
+        if r[0] == P80 and r[3] == rnd and r[4] == table:
+            return i
+    raise AssertionError
+
+
+def test_80_points_not_a_multiple_of_5_are_named_and_nothing_written(event):
+    """一4 以多得分为原则: 得分 is card points (5, 10, K), 0–200; 83 cannot happen."""
+    row = _p80_row(event)
+    wb = openpyxl.load_workbook(event)
+    wb["逐局成绩"].cell(row, POINTS, 83)
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and f"逐局成绩!H{row}" in res.output and "得分" in res.output
+    assert digest(event) == before
+
+
+def _penalise(path: Path, reason: str, points=0.5, rnd=1, table=1) -> int:
+    sched = [r for r in rows(path, "对阵")[1:] if r[0] == P80 and r[3] == rnd and r[4] == table][0]
+    wb = openpyxl.load_workbook(path)
+    wb["罚分"].append([P80, "米切尔赛", None, rnd, table, sched[6], points, reason, None])
+    wb.save(path)
+    return sched[6]
+
+
+def test_80_misplaced_board_costs_half_a_matchpoint(event):
+    """三7 如果牌插错，影响比赛，裁判将判罚0.5比赛分; 五 每次将扣0.5个比赛分."""
+    board = boards_from_label([r for r in rows(event, "对阵")[1:] if r[0] == P80][0][5])[0]
+    pair = _penalise(event, f"插错牌套 第{board}副")
+    before = standings(event)[(P80, "NS", pair)]
+    head = rows(event, "排名")[0]
+    assert run("rank", event).exit_code == 0
+    after = standings(event)[(P80, "NS", pair)]
+    mp = head.index("场分")
+    assert Decimal(str(after[mp])) == Decimal(str(before[mp])) - Decimal("0.5")
+
+
+def test_80_penalty_on_a_board_not_played_is_refused(event):
+    """A penalty on a board the table did not play → named, nothing written (issue 10)."""
+    _penalise(event, "插错牌套 第99副")
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and "没有打第99副" in res.output and "!" in res.output
+    assert digest(event) == before
+
+
+def test_80_lateness_forfeits_the_round(event):
+    """四11 比赛一方迟到超过10分钟，判违规方该轮弃权: the table's board rows stay empty and 判定
+    南北迟到弃权 scores the round as a forfeit."""
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
+        if r[0] == P80 and r[3] == 1 and r[4] == 1:
+            for c in range(POINTS, 13):
+                ws.cell(i, c).value = None
+    res_ws = wb["成绩"]
+    for i, r in enumerate(res_ws.iter_rows(values_only=True), start=1):
+        if r[0] == P80 and r[3] == 1 and r[4] == 1:
+            res_ws.cell(i, [c.value for c in res_ws[1]].index("判定") + 1, "南北迟到弃权")
+    wb.save(event)
+    assert run("rank", event).exit_code == 0
+    r = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
+    assert "迟到" in (r[11] or "") and r[10].startswith("0:")
+
+
+# ------------------------------------------------------------------------------ narrow: roster
+
+def _fresh(tmp_path: Path, people: list[list]) -> Path:
+    path = tmp_path / "f.xlsx"
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    wb = openpyxl.load_workbook(path)
+    for r in people:
+        wb["报名"].append(r)
+    wb.save(path)
+    return path
+
+
+def test_80_team_of_4_is_one_entry_with_two_pairs(tmp_path):
+    """六（一）3（1）每单位报1支队伍，每队…队员4人 (FJ-01): a team of 4 passes; a team of 3 is an
+    error on its row; the draw gives the team its 南北 and 东西 pair."""
+    people = [r for r in _people(load_preset(PRESET), 3) if r[0] == P80]
+    # a bridge team on the same roster (七（四）checked together) is checked but not drawn here
+    bridge = [["桥牌", "桥一队", None, f"桥{k}", "男", people[0][5], None, "福州", "队员", None, None,
+               None] for k in range(1, 5)]
+    path = _fresh(tmp_path, people + bridge)
+    res = run("check", path)
+    assert res.exit_code == 0, res.output
+    assert run("draw", path, "--seed", 4).exit_code == 0
+    draw = [r for r in rows(path, "抽签")[1:] if r[0] == P80]
+    assert len(draw) == 12 and not any(r[0] == "桥牌" for r in rows(path, "抽签")[1:])
+    short = tmp_path / "short"
+    short.mkdir()
+    path2 = _fresh(short, people[1:])
+    res = run("check", path2)
+    assert res.exit_code == 1
+    checks = rows(path2, "校验")[1:]
+    assert any(r[0] == "错误" and "4" in r[2] for r in checks)
+
+
+def test_bushuang_second_team_is_a_warning_accepted_with_a_reason(tmp_path):
+    """象棋 四9 / 围棋 四（七）组织单位拥有补双的权利…可在赛前指定相关参赛单位加派一支代表队参赛 (FJ-54,
+    FJ-59): a unit's second team is a warning, not an error; the draw needs a reason and logs it."""
+    people = [r for r in _people(load_preset(PRESET), 3) if r[0] == "围棋"]
+    unit = people[0][7]
+    extra = [["围棋", f"{unit}围棋补双队", None, f"补{k}号", "男", people[0][5], None, unit, "队员",
+              None, None, None] for k in range(1, 5)]
+    path = _fresh(tmp_path, people[:35] + extra)  # 7 teams + the 补双 team
+    res = run("check", path)
+    assert res.exit_code == 0, res.output
+    checks = rows(path, "校验")[1:]
+    assert any(r[0] == "警告" and unit in r[2] for r in checks)
+    assert not any(r[0] == "错误" for r in checks)
+    before = digest(path)
+    res = run("draw", path, "--seed", 2)
+    assert res.exit_code == 2 and "理由" in res.output
+    assert digest(path) == before
+    res = run("draw", path, "--seed", 2, "--accept-warnings", "补双：报名队数为单数")
+    assert res.exit_code == 0, res.output
+    log = rows(path, "日志")
+    assert any("补双：报名队数为单数" in str(r) for r in log)
+    assert len([r for r in rows(path, "抽签")[1:] if r[0] == "围棋"]) == 8
+
+
+# ------------------------------------------------------------------------------ narrow: stage scope
+
+def _board(rnd, table, points, kitty_points=None, kitty=None, row=2):
+    return TypedMatch(games=pd.DataFrame([{"game": 1, "deal": 1, "points": points, "scored": None,
+                                           "kitty_points": kitty_points, "kitty": kitty,
+                                           "adjust": None, "_row": row}]))
+
+
+def test_stage_scope_compares_tables_and_counts_the_kitty():
+    """三8 抠底：…单抠*2，双抠*4，拖拉机抠*8; 一4 打同样的牌，以多得分为原则: the pipeline hands the
+    whole stage to ``score_stage``; table 1's 60 + 20 底牌 双抠 (×4) = 140 beats table 2's 120."""
+    from bianpai.engines.upgrade80 import Upgrade80Scoring
+    sc = Upgrade80Scoring()
+    assert sc.scope == "stage"
+    ms = [Match(1, 1, (1, 3), label="牌套1 第1副"), Match(1, 2, (2, 4), label="牌套1 第1副")]
+    typed = {ms[0].key: _board(1, 1, 60, 20, "双抠"), ms[1].key: _board(1, 2, 120, row=3)}
+    res = {r.match.table: r for r in sc.score_stage(ms, typed)}
+    assert res[1].points == (2, 0) and res[2].points == (0, 2)
+    typed[ms[0].key] = _board(1, 1, 60)
+    res = {r.match.table: r for r in sc.score_stage(ms, typed)}
+    assert res[1].points == (0, 2)
+
+
+def test_discipline_costs_half_a_matchpoint_and_bad_rows_carry_their_cell():
+    """五 如发现有比赛队员有违反以上规定，每次将扣0.5个比赛分处理; a bad 得分 row keeps its sheet row."""
+    from bianpai.engines.errors import InputErrors
+    from bianpai.engines.upgrade80 import Upgrade80Scoring
+    sc = Upgrade80Scoring()
+    ms = [Match(1, 1, (1, 3), label="牌套1 第1副"), Match(1, 2, (2, 4), label="牌套1 第1副")]
+    t1 = _board(1, 1, 100)
+    t1 = TypedMatch(games=t1.games, penalties=((1, "违纪：大声喧哗", Decimal("0.5")),))
+    res = {r.match.table: r for r in sc.score_stage(ms, {ms[0].key: t1,
+                                                         ms[1].key: _board(1, 2, 120, row=3)})}
+    assert res[1].points == (0, Decimal("1.5"))
+    with pytest.raises(InputErrors) as exc:
+        sc.score_stage(ms, {ms[0].key: _board(1, 1, 205, row=7), ms[1].key: _board(1, 2, 120)})
+    e = exc.value.errors[0]
+    assert e.row == 7 and e.column == "points"
+
+
+def test_lineup_names_must_be_registered_players(event):
+    """象棋 四3、四4 / 围棋 四（四）每轮上场4名，替补队员可替换: the 出场名单 typed per board (逐局成绩
+    甲方/乙方出场队员) names registered players of that team only; others are named by cell and
+    nothing is written."""
+    head = rows(event, "逐局成绩")[0]
+    c0 = head.index("甲方出场队员") + 1
+    sched = {(r[3], r[4]): r for r in rows(event, "对阵")[1:] if r[0] == "围棋"}
+    people = {}
+    for r in rows(event, "报名")[1:]:
+        if r[0] == "围棋":
+            people.setdefault(r[1], []).append(r[3])
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    game_rows = [i for i, r in enumerate(ws.iter_rows(values_only=True), start=1)
+                 if r[0] == "围棋" and r[3] == 1 and r[4] == 1]
+    home = people[sched[(1, 1)][7]]
+    for k, i in enumerate(game_rows):
+        ws.cell(i, c0, home[k] if k != 1 else "冒名顶替")
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    col = openpyxl.utils.get_column_letter(c0)
+    assert res.exit_code == 2 and f"逐局成绩!{col}{game_rows[1]}" in res.output
+    assert "冒名顶替" in res.output and digest(event) == before
+    # the registered players typed on the other boards are not errors
+    assert all(f"逐局成绩!{col}{i}" not in res.output for i in game_rows if i != game_rows[1])
+    assert all(home[k] not in res.output for k in (0, 2, 3))
