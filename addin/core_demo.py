@@ -86,6 +86,16 @@ def _age_range(reg, g) -> tuple[int, int] | None:
     return None
 
 
+def _min_players(reg, g) -> int | None:
+    """The fewest players the eligibility block allows a team of group ``g`` (its team-size
+    rule that applies to the group), so a simulated team is admissible."""
+    el = getattr(reg, "eligibility", None)
+    for rule in (el.team_sizes if el is not None else []):
+        if rule.applies(g.name_zh, g.name_zh) and rule.min_players:
+            return rule.min_players
+    return None
+
+
 def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list[list]:
     """报名 rows of a people roster (one row per person: 组别, 队名/组合, 序号, 姓名, 性别, 出生日期,
     证件号, 单位, 角色, 备注, 种子, 等级分); pairs and teams share their 队名/组合; a derived group
@@ -100,7 +110,8 @@ def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list
         if g.derived is not None:
             continue
         n = (fields or {}).get(g.id) or g.entries or 16
-        size = 1 if g.entrant == "individual" else (g.team_size or (2 if g.entrant == "pair" else 3))
+        size = 1 if g.entrant == "individual" else (g.team_size or _min_players(reg, g)
+                                                       or (2 if g.entrant == "pair" else 3))
         band = _age_range(reg, g)
         day = g.event_date or reg.event_date or dt.date.today()
         split = g.stages[0].pools if g.stages else None

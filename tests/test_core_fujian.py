@@ -19,7 +19,7 @@ import pytest
 from rich.console import Console
 
 from bianpai.addin import commands
-from bianpai.addin.core_demo import _people, run_core_demo
+from bianpai.addin.core_demo import _people_roster as _people, run_core_demo
 from bianpai.engines.board_scoring import GO_TEAM_CHAIN, TeamBoardGames
 from bianpai.engines.core import Match, TypedMatch
 from bianpai.engines.mitchell import boards_from_label
