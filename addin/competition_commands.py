@@ -836,18 +836,22 @@ def _crosstable(ev: CoreEvent) -> list[list]:
     return out
 
 
-def _bracket_rows(ev: CoreEvent) -> list[list]:
-    """Rows of 签表 for every entered stage whose format draws a bracket (``bracket_table``):
-    one row per slot, in round and bracket order, names for numbers, 轮空 / 待定 placeholders."""
-    out = []
+def bracket_stages(ev: CoreEvent):
+    """``(group, stage, bracket_table)`` of every entered stage whose format draws a bracket."""
     for g in ev.reg.groups:
         if g.derived is not None or not ev.groups[g.id].drawn:
             continue
         for s in g.stages:
             table = getattr(s.format, "bracket_table", None)
-            if table is None or not ev.entered(g, s):
-                continue
-            t = table(ev.state(g, s, with_standings=False))
+            if table is not None and ev.entered(g, s):
+                yield g, s, table(ev.state(g, s, with_standings=False))
+
+
+def _bracket_rows(ev: CoreEvent) -> list[list]:
+    """Rows of 签表 for every entered stage whose format draws a bracket (``bracket_table``):
+    one row per slot, in round and bracket order, names for numbers, 轮空 / 待定 placeholders."""
+    out = []
+    for g, s, t in bracket_stages(ev):
             t = t.sort_values(["pool", "round", "y", "slot"], key=lambda c: c.astype(str)
                               if c.name == "pool" else c, kind="stable")
             for rec in t.to_dict("records"):
@@ -867,14 +871,7 @@ def _bracket_grid(ev: CoreEvent) -> tuple[int, list[list]]:
     :func:`bianpai.workbooks.core_layouts.bracket_grid_layout`)."""
     blocks: list[list[list]] = []
     width = 0
-    for g in ev.reg.groups:
-        if g.derived is not None or not ev.groups[g.id].drawn:
-            continue
-        for s in g.stages:
-            table = getattr(s.format, "bracket_table", None)
-            if table is None or not ev.entered(g, s):
-                continue
-            t = table(ev.state(g, s, with_standings=False))
+    for g, s, t in bracket_stages(ev):
             t = t[t["part"].isin(["SE", "3rd"])]
             if t.empty:
                 continue

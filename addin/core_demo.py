@@ -281,21 +281,15 @@ def _bracket_pictures(out: Path) -> list[Path]:
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
     from bianpai.workbooks.bracket_picture import render_bracket  # noqa: PLC0415
     ev = load_core_event(OpenpyxlPort(out, command="demo-pictures"))
+    from bianpai.addin.competition_commands import bracket_stages  # noqa: PLC0415
     paths = []
-    for g in ev.reg.groups:
-        if g.derived is not None or not ev.groups[g.id].drawn:
+    for g, s, table in bracket_stages(ev):
+        if ev.state(g, s, with_standings=False).pools() != [None]:
             continue
-        for s in g.stages:
-            table = getattr(s.format, "bracket_table", None)
-            if table is None or not ev.entered(g, s):
-                continue
-            st = ev.state(g, s, with_standings=False)
-            if st.pools() != [None]:
-                continue
-            names = {n: t["name"] for n, t in ev.groups[g.id].teams.items()}
-            path = out.with_name(f"{out.stem}-{g.id}-{s.id}.png")
-            paths.append(render_bracket(table(st), path, names=names,
-                                        title=f"{ev.reg.title_zh} {ev.gname(g)}{ev.sname(s)}"))
+        names = {n: t["name"] for n, t in ev.groups[g.id].teams.items()}
+        path = out.with_name(f"{out.stem}-{g.id}-{s.id}.png")
+        paths.append(render_bracket(table, path, names=names,
+                                    title=f"{ev.reg.title_zh} {ev.gname(g)}{ev.sname(s)}"))
     return paths
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from pathlib import Path
 
 import openpyxl
@@ -40,3 +41,8 @@ def sheet_rows(path: Path, sheet: str) -> list[tuple]:
 
 def four_pairs(path: Path) -> None:
     fill(path, "报名", [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 5)])
+
+
+def digest(path: Path) -> str:
+    """sha256 of a file: a refused command must leave it byte-identical."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -11,7 +11,6 @@ start from copies of that workbook or from a new one.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -29,18 +28,14 @@ from bianpai.engines.errors import RuleError
 from bianpai.engines.knockout_scoring import FramesRace
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.helpers import digest
+from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 
 PRESET = "cbsa-chinese-eightball-open-2022"
 GROUP = "个人混合赛"
 
 
-def rows(path: Path, sheet: str) -> list[tuple]:
-    return [r for r in openpyxl.load_workbook(path)[sheet].iter_rows(values_only=True)]
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def small_regulation():

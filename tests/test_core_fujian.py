@@ -8,7 +8,6 @@ narrow tests work on copies of that workbook or on a freshly checked roster.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -25,6 +24,8 @@ from bianpai.engines.core import Match, TypedMatch
 from bianpai.engines.mitchell import boards_from_label
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.helpers import digest
+from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 
 PRESET = "fujian-elder-mind-games-2024"
@@ -34,12 +35,6 @@ P80 = "扑克牌升级（80分）"
 POINTS, RESULT = 8, 14
 
 
-def rows(path: Path, sheet: str) -> list[tuple]:
-    return [r for r in openpyxl.load_workbook(path)[sheet].iter_rows(values_only=True)]
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ workbook it leaves; the narrow tests start from one drawn workbook of the city g
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -21,17 +20,30 @@ from bianpai.addin import commands
 from bianpai.addin.core_demo import _roster, run_core_demo
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.helpers import digest
+from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 
 PRESET = "qingdao-gouji-2015"
 
 
-def rows(path: Path, sheet: str) -> list[tuple]:
-    return [r for r in openpyxl.load_workbook(path)[sheet].iter_rows(values_only=True)]
 
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _typed_group(path: Path, group: str, fields: dict | None = None, seed: int = 5) -> None:
+    """A new gouji workbook with one group's simulated teams typed in 报名 and 队员."""
+    reg = load_preset(PRESET)
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    roster, people = _roster(reg, seed, fields)
+    wb = openpyxl.load_workbook(path)
+    mine = [r for r in roster if r[0] == group]
+    for i, r in enumerate(mine, start=2):
+        for j, v in enumerate(r, start=1):
+            wb["报名"].cell(i, j, v)
+    names = {r[2] for r in mine}
+    for i, r in enumerate([p for p in people if p[0] in names], start=2):
+        for j, v in enumerate(r, start=1):
+            wb["队员"].cell(i, j, v)
+    wb.save(path)
 
 
 @pytest.fixture(scope="module")
@@ -387,19 +399,7 @@ def test_a_player_over_55_is_named_at_check(tmp_path):
 def amateur(tmp_path_factory) -> Path:
     """The 业余组 with 12 teams, drawn: round 1 of the knockout (6 matches by lot)."""
     path = tmp_path_factory.mktemp("gouji-ko") / "e.xlsx"
-    reg = load_preset(PRESET)
-    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
-    roster, people = _roster(reg, 5, {"amateur": 12})
-    wb = openpyxl.load_workbook(path)
-    mine = [r for r in roster if r[0] == "业余组"]
-    for i, r in enumerate(mine, start=2):
-        for j, v in enumerate(r, start=1):
-            wb["报名"].cell(i, j, v)
-    names = {r[2] for r in mine}
-    for i, r in enumerate([p for p in people if p[0] in names], start=2):
-        for j, v in enumerate(r, start=1):
-            wb["队员"].cell(i, j, v)
-    wb.save(path)
+    _typed_group(path, "业余组", {"amateur": 12})
     assert run("draw", path, "--seed", 4).exit_code == 0
     return path
 
@@ -428,19 +428,7 @@ def test_a_field_the_stages_cannot_play_is_refused_at_check(tmp_path):
     """七（二）: 48 → 24 → 12 → 6. With 16 amateur teams the knockout goes 16 → 8 → 4 and never
     leaves 6: check names the group's 报名 rows, the draw is refused, nothing is written."""
     path = tmp_path / "e.xlsx"
-    reg = load_preset(PRESET)
-    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
-    roster, people = _roster(reg, 5, {"amateur": 16})
-    wb = openpyxl.load_workbook(path)
-    mine = [r for r in roster if r[0] == "业余组"]
-    for i, r in enumerate(mine, start=2):
-        for j, v in enumerate(r, start=1):
-            wb["报名"].cell(i, j, v)
-    names = {r[2] for r in mine}
-    for i, r in enumerate([p for p in people if p[0] in names], start=2):
-        for j, v in enumerate(r, start=1):
-            wb["队员"].cell(i, j, v)
-    wb.save(path)
+    _typed_group(path, "业余组", {"amateur": 16})
     run("check", path)
     found = rows(path, "校验")[1:]
     assert any(r[1] == "报名!A2:A17" and "16→8→4" in r[2] for r in found), found

@@ -9,7 +9,6 @@ small group.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from decimal import Decimal
 from pathlib import Path
 
@@ -26,6 +25,8 @@ from bianpai.engines.swiss_individual import default_rounds
 from bianpai.engines.tiebreaks import PRESETS
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.helpers import digest
+from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 
 PRESET = "otog-mind-games-2024"
@@ -34,12 +35,6 @@ SWISS = {"中国象棋青少年组": 10, "中国象棋成年组": 10, "国际象
          "五子棋青少年组": 8, "五子棋成年组": 8, "军棋青少年组": 8, "军棋成年组": 8}
 
 
-def rows(path: Path, sheet: str) -> list[tuple]:
-    return [r for r in openpyxl.load_workbook(path)[sheet].iter_rows(values_only=True)]
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.fixture(scope="module")
