@@ -142,17 +142,10 @@ class BoardGameScoring(BaseModel):
         """弃权 of either player or both (the same as typing +/-, -/+ or -/- as the result)."""
         return list(self.DECISIONS)
 
-    @staticmethod
-    def _typed_rows(typed: TypedMatch) -> list[dict]:
-        if "result" not in typed.games.columns:
-            return []
-        return [r for r in typed.game_records()
-                if r.get("result") is not None and r["result"] == r["result"]
-                and str(r["result"]).strip()]
 
     def is_complete(self, typed: TypedMatch) -> bool:
         """A 判定, or the game's 结果."""
-        return bool(typed.decision) or bool(self._typed_rows(typed))
+        return bool(typed.decision) or bool(typed.rows_with("result"))
 
     def problems(self, match: Match, typed: TypedMatch) -> list[InputError]:
         """Nothing typed in part can be wrong (a game is one cell)."""
@@ -167,7 +160,7 @@ class BoardGameScoring(BaseModel):
         """Score the typed 结果 (or the 判定); 罚分 rows count as 犯规 (value = times). Raises
         ``InputError`` naming the 结果 cell for an unknown code, two typed rows, or a result
         and a 判定 that disagree."""
-        rows = self._typed_rows(typed)
+        rows = typed.rows_with("result")
         if typed.decision is not None:
             code = self.DECISIONS.get(str(typed.decision).strip())
             if code is None:

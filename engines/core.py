@@ -295,6 +295,13 @@ class TypedMatch:
         return [dict(zip(cols, row)) for row in zip(*(g[c].tolist() for c in cols))] \
             if cols else []
 
+    def rows_with(self, column: str) -> list[dict[str, Any]]:
+        """The game rows whose ``column`` holds a value (not empty, not blank text)."""
+        if column not in self.games.columns:
+            return []
+        return [r for r in self.game_records()
+                if r.get(column) is not None and r[column] == r[column] and str(r[column]).strip()]
+
     @property
     def empty(self) -> bool:
         """Nothing typed: no game value, no total, no decision."""

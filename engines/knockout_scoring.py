@@ -424,13 +424,6 @@ class SingleGame(BaseModel):
     def entry_decisions(self) -> list[str]:
         return list(self.DECISIONS)
 
-    @staticmethod
-    def _rows(typed: TypedMatch) -> list[dict]:
-        if "result" not in typed.games.columns:
-            return []
-        return [r for r in typed.game_records()
-                if r.get("result") is not None and r["result"] == r["result"]
-                and str(r["result"]).strip()]
 
     def _drawn(self, text) -> bool:
         try:
@@ -440,7 +433,7 @@ class SingleGame(BaseModel):
 
     def extra_games_needed(self, typed: TypedMatch) -> int:
         """1 when the game is typed as drawn and its decider is not typed yet (加赛一局)."""
-        rows = self._rows(typed)
+        rows = typed.rows_with("result")
         if typed.decision or not self.decider or len(rows) != 1:
             return 0
         return int(self._drawn(rows[0]["result"]))
@@ -449,13 +442,13 @@ class SingleGame(BaseModel):
         """A 判定, or a decided game (a drawn game needs its decider)."""
         if typed.decision:
             return True
-        rows = self._rows(typed)
+        rows = typed.rows_with("result")
         return bool(rows) and not self.extra_games_needed(typed)
 
     def problems(self, match: Match, typed: TypedMatch) -> list[InputError]:
         """An unreadable 结果 already typed."""
         out = []
-        for r in self._rows(typed):
+        for r in typed.rows_with("result"):
             try:
                 parse_game_result(r["result"])
             except InputError as exc:
@@ -471,7 +464,7 @@ class SingleGame(BaseModel):
                 raise InputError(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
                                  f"unknown decision {typed.decision!r}")
             return self.forfeit(match, side)
-        rows = self._rows(typed)
+        rows = typed.rows_with("result")
         # +/- codes typed as the result are forfeits too
         code = str(rows[0]["result"]).strip().replace(" ", "")
         if code in ("+/-", "-/+", "-/-"):
