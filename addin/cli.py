@@ -156,7 +156,8 @@ def draw(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed", help
     def go():
         res = _command("draw", workbook, out, seed=seed, redraw=redraw,
                        accept_warnings=accept_warnings)
-        console.print(f"[green]✓[/] {res.summary_zh}（随机种子 {res.seed}）")
+        seed_text = f"（随机种子 {res.seed}）" if res.seed is not None else "（未重新抽签，沿用原种子）"
+        console.print(f"[green]✓[/] {res.summary_zh}{seed_text}")
         console.print(f"  [dim]{res.summary_en}[/]")
         _print_status(res)
     _run(go)

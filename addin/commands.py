@@ -72,6 +72,7 @@ def _position(layout: L.SheetLayout, port: WorkbookPort) -> int | None:
 
 def write_generated(port: WorkbookPort, layout: L.SheetLayout, rows: list[list], lang: str,
                     *, extra_headers: list[tuple[str, str]] | None = None,
+                    extra_formats: list[str] | None = None,
                     position: int | None = None, title: str | None = None,
                     break_on: tuple[int, ...] = ()) -> None:
     """Rebuild a generated sheet whole: header (plus extra columns) and rows. ``title`` (the
@@ -89,8 +90,9 @@ def write_generated(port: WorkbookPort, layout: L.SheetLayout, rows: list[list],
         last = fmt.columns[-1]
         from bianpai.workbooks.port import ColumnFormat
         for i, _ in enumerate(extra_headers):
+            nf = extra_formats[i] if extra_formats and i < len(extra_formats) else "0.00"
             fmt.columns.insert(len(fmt.columns) - 1, ColumnFormat(index=len(layout.columns) - 1 + i,
-                                                                  width=10, number_format="0.00"))
+                                                                  width=10, number_format=nf))
         last.index = len(header) - 1
         fmt.text_columns = [i for i in fmt.text_columns if i < len(layout.columns) - 1] + [
             len(header) - 1]
@@ -1011,6 +1013,7 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
         fresh = new_seed()
         used_seeds = {k: (fresh if v is None else v) for k, v in used_seeds.items()}
     chain_labels: list[tuple[str, str]] = []
+    chain: list = []
     stand_rows, rr_rows, cross_rows = [], [], []
     cross_n = max((len(gr.entries.entries) for gr in groups.values()), default=0)
     data: dict[str, Any] = {}
@@ -1022,6 +1025,7 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
         crits = st.chain
         if not chain_labels:
             chain_labels = [(c.label_zh, c.label_en) for c in crits]
+            chain = list(crits)
         played = gr.results[gr.results["complete"]].groupby("entrant").size() if len(gr.results) else {}
         group_data = []
         table = st.table.to_dict("records")
@@ -1058,7 +1062,10 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
     # the chain's columns replace the layout's: header + one column per criterion before 说明
     old = find_sheet(port, L.STANDINGS)
     before = _places(port.read_values(old)[1:]) if old else None
-    write_generated(port, L.STANDINGS, stand_rows, lang, extra_headers=chain_labels)
+    # integers print as integers (rounds won 3, not 3.00); 场分 with one place (1.5)
+    formats = [("0" if c.places is None else "0." + "0" * c.places) for c in chain]
+    write_generated(port, L.STANDINGS, stand_rows, lang, extra_headers=chain_labels,
+                    extra_formats=formats)
     write_generated(port, L.ROUND_RESULTS, rr_rows, lang)
     if cross_rows:
         write_generated(port, L.crosstable_layout(cross_n), cross_rows, lang)

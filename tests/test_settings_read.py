@@ -219,3 +219,17 @@ def test_typed_percentages_that_do_not_add_up_are_warned(tmp_path):
     summary = sheet_rows(wb, "日志")[-1][4]
     assert "轮成绩!F2:G2" in summary and "99" in summary
     assert "平均为 52.00" in summary and "F3" in summary
+
+
+def test_standings_print_integers_as_integers(tmp_path):
+    """Issue 12 (paper): 排名 prints rounds won as 3, not 3.00; 场分 with one place."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    assert run("rank", wb).exit_code == 0
+    ws = openpyxl.load_workbook(wb)["排名"]
+    header = [c.value for c in ws[1]]
+    won = header.index("获胜轮数") + 1
+    mp = header.index("场分") + 1
+    assert ws.cell(2, won).number_format == "0"
+    assert ws.cell(2, mp).number_format == "0.0"
