@@ -1300,7 +1300,15 @@ def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
             receipt_rows.append(["合计" if lang == "zh" else "Total", "", "", total_net,
                                  yuan_capital(total_net), "", ""])
     if not paid:
-        receipt_rows = [["（本规程未设奖金，无需签收）" if lang == "zh" else "(no prize money)",
+        later = any(getattr(getattr(g, "prize_table", None), "announced_later", False)
+                    for g in (reg.awards.groups if reg.awards is not None else []))
+        if later:  # 十一: 具体奖金数额另行通知 — not "no money"
+            receipt_rows = [["（规程规定奖金另行通知：请在“规程”表填入各名次金额后重新奖励分配）" if lang == "zh"
+                             else "(prize money announced later: type the amounts in the "
+                                  "Regulation sheet and run awards again)",
+                             "", "", None, "", "", ""]]
+        else:
+            receipt_rows = [["（本规程未设奖金，无需签收）" if lang == "zh" else "(no prize money)",
                          "", "", None, "", "", ""]]
     write_generated(port, L.AWARDS, award_rows, lang)
     write_generated(port, L.AWARD_RECEIPTS, receipt_rows, lang)

@@ -1012,6 +1012,11 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     older ranking are emptied."""
     ev = load_core_event(port)
     _scored_or_refuse(ev)
+    if not any(ev.groups[g.id].drawn for g in ev.reg.groups) and \
+            any(g.stages for g in ev.reg.groups):
+        raise InputErrors([InputError("尚未抽签编排，没有可排名的比赛：请先“抽签编排”",
+                                      "nothing is drawn yet: run draw first",
+                                      sheet=ev.sheet(K.SCHEDULE))])
     seed = c.new_seed() if seed is None else int(seed)
     crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
     rows, data, final_rows = [], {}, []

@@ -208,6 +208,11 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
                 break
             if ev.finished(g, s):
                 continue
+            if not ev.started(g, s):  # entrants known (advance), no round drawn yet
+                states.append(f"{ev.gname(g)}{ev.sname(s)}已确定 {len(ev.stage_entrants(g, s))} 个参赛者，"
+                              f"尚未编排第1轮")
+                nexts.append("可以抽签编排")
+                break
             miss = ev.missing(g, s)
             if miss:
                 states.append(f"{ev.gname(g)}{ev.sname(s)}缺 {len(miss)} 场成绩")

@@ -488,3 +488,20 @@ def test_pools_as_a_full_round_robin_is_one_setting(tmp_path):
     pool_a = [r for r in rows(path, "对阵")[1:] if r[2] == "A"]
     assert len(pool_a) == 3  # round 1 of a 6-team round robin (5 rounds in all)
     assert "groups[0].stages[0].format.kind：fixture_list → round_robin" in rows(path, "日志")[-1][4]
+
+
+def test_rank_before_any_draw_is_refused_and_writes_nothing(tmp_path):
+    path = tmp_path / "e.xlsx"
+    _typed_group(path, "各地市代表队")
+    before = digest(path)
+    res = run("rank", path)
+    assert res.exit_code == 2 and "抽签编排" in res.output
+    assert digest(path) == before
+
+
+def test_receipts_say_the_money_is_announced_later(demo):
+    """十一: 具体奖金数额另行通知 — the receipt sheet says the amounts are to be typed, not that the
+    event has no prize money."""
+    path, _ = demo
+    receipts = rows(path, "领奖签收表")[1:]
+    assert receipts and "另行通知" in receipts[0][0]
