@@ -41,6 +41,9 @@ def _birth(reg, g, gender: str, day: dt.date, rng: random.Random) -> dt.date:
         if r.gender in (None, {"男": "M", "女": "F"}[gender]):
             lo, hi = (r.min_age or 0) + 1, (r.max_age or (r.min_age or 0) + 30) - 2
             break
+    # adults where the range allows (a minor may need 监护人陪同, a warning that stops the draw)
+    if max(lo, 20) <= hi:
+        lo = max(lo, 20)
     age = rng.randint(lo, max(lo, hi))
     return dt.date(day.year - age - 1, rng.randint(1, 12), rng.randint(1, 28))
 
@@ -357,7 +360,8 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         if not title.endswith("总排名"):
             continue
         t = Table(title=f"{title} / final ranking")
-        for col in ("名次", "队号", "队名", "名次来源"):
+        team = bool(rows) and "team" in rows[0]
+        for col in (("名次", "队号", "队名", "名次来源") if team else ("名次", "序号", "姓名/组合", "名次来源")):
             t.add_column(col)
         # a large field shows its top (the podium and the prize places); the sheet has them all
         shown = rows if len(rows) <= 40 else [r for r in rows if r["place"] <= 8]
