@@ -203,12 +203,21 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
 def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
     out = [("error", e) for e in ev.errors + roster_problems(ev) + structure_problems(ev)]
     if ev.people is not None:
-        return out + c.eligibility_findings(_PeopleView(ev))
-    for g in ev.reg.groups:
-        view = _GroupView(ev, g)
-        if not view.roster.empty:
-            out += team_eligibility_findings(view)
-    return out
+        out += c.eligibility_findings(_PeopleView(ev))
+    else:
+        for g in ev.reg.groups:
+            view = _GroupView(ev, g)
+            if not view.roster.empty:
+                out += team_eligibility_findings(view)
+    # a finding about a shared sheet (队员) is found once per group: list it once
+    seen: set[tuple] = set()
+    unique = []
+    for sev, e in out:
+        key = (sev, e.where, e.zh)
+        if key not in seen:
+            seen.add(key)
+            unique.append((sev, e))
+    return unique
 
 
 def core_check(port: WorkbookPort):

@@ -505,3 +505,19 @@ def test_receipts_say_the_money_is_announced_later(demo):
     path, _ = demo
     receipts = rows(path, "领奖签收表")[1:]
     assert receipts and "另行通知" in receipts[0][0]
+
+
+def test_a_finding_on_the_shared_players_sheet_is_listed_once(tmp_path):
+    """Both groups read the one 队员 sheet: a person listed twice there is one finding, not one
+    per group."""
+    path = tmp_path / "e.xlsx"
+    _typed_group(path, "各地市代表队")
+    wb = openpyxl.load_workbook(path)
+    wb["报名"].append(["业余组", None, "业余甲队", "青岛", "赵一", "赵二", "赵三"])
+    wb["报名"].append(["业余组", None, "业余乙队", "青岛", "钱一", "钱二", "钱三"])
+    first = [c.value for c in wb["队员"][2]]
+    wb["队员"].append(first)
+    wb.save(path)
+    run("check", path)
+    found = [r for r in rows(path, "校验")[1:] if "重复" in (r[2] or "")]
+    assert len(found) == 1, found
