@@ -128,18 +128,7 @@ def test_gouji_scores_add_up_in_the_sheets(demo):
 def drawn(tmp_path_factory) -> Path:
     """The city group (18 teams) checked and drawn; round 1 of the pools is on the sheets."""
     path = tmp_path_factory.mktemp("gouji-drawn") / "e.xlsx"
-    reg = load_preset(PRESET)
-    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
-    roster, people = _roster(reg, 3)
-    wb = openpyxl.load_workbook(path)
-    for i, r in enumerate([r for r in roster if r[0] == "各地市代表队"], start=2):
-        for j, v in enumerate(r, start=1):
-            wb["报名"].cell(i, j, v)
-    city = {r[2] for r in roster if r[0] == "各地市代表队"}
-    for i, r in enumerate([p for p in people if p[0] in city], start=2):
-        for j, v in enumerate(r, start=1):
-            wb["队员"].cell(i, j, v)
-    wb.save(path)
+    _typed_group(path, "各地市代表队", seed=3)
     res = run("draw", path, "--seed", 11)
     assert res.exit_code == 0, res.output
     return path
@@ -467,17 +456,8 @@ def test_pools_as_a_full_round_robin_is_one_setting(tmp_path):
     """七（一）1 heading says 单循环 while its list is a 6-match cycle: the other reading is the
     setting format.kind = round_robin (15 matches per pool), changed in the 规程 sheet alone."""
     path = tmp_path / "e.xlsx"
-    reg = load_preset(PRESET)
-    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
-    roster, people = _roster(reg, 3)
+    _typed_group(path, "各地市代表队", seed=3)
     wb = openpyxl.load_workbook(path)
-    for i, r in enumerate([r for r in roster if r[0] == "各地市代表队"], start=2):
-        for j, v in enumerate(r, start=1):
-            wb["报名"].cell(i, j, v)
-    city = {r[2] for r in roster if r[0] == "各地市代表队"}
-    for i, r in enumerate([p for p in people if p[0] in city], start=2):
-        for j, v in enumerate(r, start=1):
-            wb["队员"].cell(i, j, v)
     ws = wb["规程"]
     row = next(r for r in range(2, ws.max_row + 1)
                if ws.cell(r, 1).value == "groups[0].stages[0].format.kind")
