@@ -1,0 +1,199 @@
+"""The competition core's 进入下一阶段: qualifiers of finished stages by the regulation's entrant
+rules, their numbers in the new stage, and the 晋级 record.
+
+Part of the one command path of every core event (see :mod:`bianpai.addin.competition_commands`).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+
+from bianpai.addin import commands as c
+from bianpai.addin.competition import CoreEvent, load_core_event, rng_for
+from bianpai.engines.bridge import carry_over
+from bianpai.engines.errors import RuleError
+from bianpai.templates.schema import Group, Stage
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.addin.core_draw import _scored_or_refuse, write_record
+
+
+# ------------------------------------------------------------------------------ advance
+
+def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict], list[str]]:
+    """Entrants of ``s`` from its rules: ``(rows, waiting)``; ``waiting`` names source stages
+    not finished yet. Rules fill the stage in order (the first rule's entrants take the first
+    numbers); within a rule the order is its ``positions``."""
+    waiting: list[str] = []
+    blocks: list[tuple[Any, list[dict]]] = []
+    for rule in s.entrants if isinstance(s.entrants, list) else []:
+        if rule.from_roster == "seeded":
+            blocks.append((rule, _roster_seeded(ev, g, s, rule)))
+            continue
+        src = g.stage(rule.from_stage)
+        if not ev.finished(g, src):
+            waiting.append(ev.sname(src))
+            continue
+        st = ev.state(g, src)
+        pl = src.format.placings(st)
+        pl = pl[~pl["entrant"].isin(ev.annulled.get((g.id, src.id), set()))]  # never qualify
+        if rule.remaining:
+            rem = getattr(src.format, "remaining", None)
+            keep = set(rem(st)) if rem else set(pl[pl["place"] == pl["place"].min()]["entrant"])
+            pl = pl[pl["entrant"].isin(keep)]
+        elif rule.places is not None:
+            lo, hi = rule.places.first, rule.places.last or 10**6
+            if rule.per_pool:
+                pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
+            else:
+                pl = pl.sort_values(["place"], kind="stable")
+                pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
+        for col, val in (rule.where or {}).items():
+            if col not in pl.columns:
+                raise RuleError(f"{ev.sname(src)}的名次表没有“{col}”列", f"no placings column {col!r}")
+            pl = pl[pl[col].astype(str) == str(val)]
+        totals = {}
+        if rule.carry_over is not None:
+            for p in st.pools():
+                tab = st.standings[p]
+                totals.update({int(e): v for e, v in zip(tab["entrant"], tab["match_points"])})
+        blk = []
+        for rec in pl.to_dict("records"):
+            carry = Decimal("0")
+            if rule.carry_over is not None:
+                co = rule.carry_over
+                carry = carry_over(totals.get(int(rec["entrant"]), 0), co.fraction, co.plus)
+            blk.append(dict(number=int(rec["entrant"]), from_stage=src, from_pool=rec["pool"],
+                            from_place=int(rec["place"]), carry=carry,
+                            join_round=rule.join_round, positions=rule.positions,
+                            clause=rule.clause or s.clause))
+        if rule.positions == "seed_by":
+            blk = _seed_by(ev, g, s, src, st, rule, blk, seed, len(blocks))
+        blocks.append((rule, blk))
+    rows = [r for _, blk in blocks for r in blk]
+    if waiting or not rows:
+        return rows, waiting
+    single = len(blocks) == 1
+    for i, (rule, blk) in enumerate(blocks):
+        if rule.from_roster or rule.positions == "seed_by":
+            continue
+        if rule.positions == "lot":
+            # one rule: the lot of earlier versions (same seed → same numbers)
+            rng_for(seed, g.id, s.id, "positions", *(() if single else (i,))).shuffle(blk)
+        else:
+            pool_order = {p: j for j, p in enumerate(dict.fromkeys(r["from_pool"] for r in blk))}
+            blk.sort(key=lambda r: (r["from_place"], pool_order[r["from_pool"]]))
+    rows = [r for _, blk in blocks for r in blk]
+    labels = s.pools.pool_labels() if s.pools else [None]
+    if s.pools is not None and s.pools.method == "snake" and len(blocks) > 1:
+        # the first rule's entrants snaked into position 1, 2 … of the pools, the rest (already
+        # in lot order) dealt to the pools with the fewest members
+        k = len(labels)
+        members: list[list[dict]] = [[] for _ in labels]
+        first = blocks[0][1]
+        for i, r in enumerate(first):
+            lap, j = divmod(i, k)
+            members[j if lap % 2 == 0 else k - 1 - j].append(r)
+        for r in rows[len(first):]:
+            members[min(range(k), key=lambda j: (len(members[j]), j))].append(r)
+        for lab, ms in zip(labels, members):
+            for pos, r in enumerate(ms, start=1):
+                r["pool"], r["position"] = lab, pos
+        return [r for ms in members for r in ms], waiting
+    size = -(-len(rows) // len(labels))
+    for i, r in enumerate(rows):
+        r["pool"] = labels[i // size]
+        r["position"] = i % size + 1
+    return rows, waiting
+
+
+def _roster_seeded(ev: CoreEvent, g: Group, s: Stage, rule) -> list[dict]:
+    """``from_roster: seeded``: the roster's entrants with a 种子, in 种子 order (``places``
+    caps the range of that order)."""
+    gs = ev.groups[g.id]
+    seeded = sorted((int(ev.roster_value(g, n, "seed")), n) for n in gs.teams
+                    if ev.roster_value(g, n, "seed") is not None)
+    lo = rule.places.first if rule.places else 1
+    hi = (rule.places.last if rule.places else None) or 10**6
+    return [dict(number=n, from_stage=None, from_pool=None, from_place=sd, carry=Decimal("0"),
+                 join_round=rule.join_round, positions="seed", clause=rule.clause or s.clause)
+            for i, (sd, n) in enumerate(seeded, start=1) if lo <= i <= hi]
+
+
+def _seed_by(ev: CoreEvent, g: Group, s: Stage, src: Stage, st, rule, blk: list[dict],
+             seed: int, index: int) -> list[dict]:
+    """``blk`` ordered by ``rule.seed_by``: registered criteria over the source stage's results
+    (胜率 …), ``rating`` (报名 等级分, higher first), ``seed`` (报名 种子, smaller first),
+    ``lots``; an entrant without a value comes after those with one."""
+    from bianpai.engines import core as core_engine  # noqa: PLC0415
+    from bianpai.engines.standings import CRITERIA  # noqa: PLC0415
+    members = [r["number"] for r in blk]
+    rows = core_engine.entrant_rows(st.results.values(), members)
+    lot = rng_for(seed, g.id, s.id, "seed_by", index)
+    lots = {n: lot.random() for n in sorted(members)}
+    keys: dict[int, list] = {n: [] for n in members}
+    for name in rule.seed_by or ["lots"]:
+        if name == "lots":
+            vals, desc = lots, False
+        elif name in ("rating", "seed"):
+            vals = {n: ev.roster_value(g, n, name) for n in members}
+            desc = name == "rating"
+        elif name in CRITERIA:
+            crit = CRITERIA[name]
+            vals, desc = crit.compute(members, rows, {}), crit.descending
+        else:
+            raise RuleError(f"未知的排序依据“{name}”（{ev.sname(s)}）", f"unknown seed_by key {name!r}")
+        for n in members:
+            v = vals.get(n)
+            keys[n].append((1, 0) if v is None else (0, -Decimal(str(v)) if desc else Decimal(str(v))))
+    return sorted(blk, key=lambda r: keys[r["number"]])
+
+
+def core_advance(port: WorkbookPort, *, seed: int | None = None):
+    """进入下一阶段: for every stage whose source stages are finished and whose entrants are not
+    yet known, take the qualifiers (places per pool, knockout survivors …) by the regulation's
+    rules, give their numbers in the new stage (by seeded lot or by place) and write 晋级 with
+    the seed; the next ``draw`` then pairs the new stage's first round."""
+    ev = load_core_event(port)
+    _scored_or_refuse(ev)
+    seed = c.new_seed() if seed is None else int(seed)
+    new_rows: list[list] = []
+    done, waiting = [], []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages[1:]:
+            if ev.entered(g, s):
+                continue
+            rows, wait = _qualifiers(ev, g, s, seed)
+            if wait:
+                waiting.append(f"{ev.gname(g)}{ev.sname(s)}（等待{'、'.join(wait)}结束）")
+                break
+            for r in rows:
+                # the seed the source ranking's lots used, so the places stay as taken
+                src = r["from_stage"]
+                rseed = ev.stage_seed(g, src) if src is not None else None
+                new_rows.append([ev.gname(g), ev.sname(s), r["number"], ev.name_of(g, r["number"]),
+                                 r["pool"], r["position"],
+                                 ev.sname(src) if src is not None else K.ROSTER.name(ev.lang),
+                                 r["from_pool"],
+                                 r["from_place"], r["carry"], r["join_round"],
+                                 "" if rseed is None else str(rseed), r["clause"]])
+            done.append(f"{ev.gname(g)}{ev.sname(s)} {len(rows)} 队")
+            break
+    if not new_rows:
+        raise RuleError("没有可以进入下一阶段的组别：" + ("；".join(waiting) or "各阶段均已开始"),
+                        "no stage can be entered yet")
+    old = []
+    if ev.entries is not None:
+        from bianpai.workbooks.tables import find_sheet
+        name = find_sheet(port, K.ENTRIES)
+        old = [list(r) for r in port.read_values(name)[1:]] if name else []
+    from bianpai.addin.competition import ENTRY_KEYS
+    write_record(port, K.ENTRIES, old + new_rows, ev.lang, ENTRY_KEYS)
+    result = c.CommandResult("advance", "进入下一阶段：" + "；".join(done),
+                             f"advanced: {len(new_rows)} qualifiers", seed=seed)
+    result.status_hint = ("；".join(done) + " 已进入", "可以抽签编排新阶段第1轮")
+    return c.finish(port, result, {"seed": seed}, ev.lang)

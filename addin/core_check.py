@@ -1,0 +1,223 @@
+"""The competition core's 新建 and 检查名单: the workbook of a core regulation, roster structure,
+the stage structure the field can play, and eligibility.
+
+Part of the one command path of every core event (see :mod:`bianpai.addin.competition_commands`).
+"""
+
+from __future__ import annotations
+
+from bianpai.addin import commands as c
+from bianpai.addin.competition import CoreEvent, layouts_for, load_core_event
+from bianpai.addin.team_eligibility import team_eligibility_findings
+from bianpai.engines.errors import InputError
+from bianpai.templates.schema import Group, Regulation, Stage
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks import team_layouts as T
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.settings import write_settings_sheet
+from bianpai.addin.competition import records
+from bianpai.workbooks.tables import cell_of
+
+
+# ------------------------------------------------------------------------------ new
+
+def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"):
+    """The sheets of a new core workbook: 规程, 报名 (one row per team with its 组别), 队员 (one
+    row per person, for eligibility), 成绩 / 逐局成绩 (entry columns from the scorings), 罚分, and
+    the generated 校验, 对阵, 排名, 奖励 with their headers; logs ``new``."""
+    lang = lang or reg.language
+    reg = write_settings_sheet(port, reg, lang)
+    lay = layouts_for(reg)
+    groups = [g.name_zh if lang == "zh" else (g.name_en or g.name_zh) for g in reg.groups]
+    stages = sorted({s.name_zh if lang == "zh" else (s.name_en or s.name_zh)
+                     for g in reg.groups for s in g.stages})
+    choices = {"group": groups, "stage": stages}
+    roster = [L.ROSTER_PEOPLE] if reg.roster_layout == "people" else [K.ROSTER, T.TEAM_PLAYERS]
+    # groups without stages (no engine for their format yet) get their places typed
+    typed_places = [L.PLACINGS] if any(not g.stages for g in reg.groups) else []
+    for layout in (*roster, lay.results, lay.games, K.PENALTIES, K.WITHDRAWALS, *typed_places):
+        port.write_sheet(layout.name(lang), [layout.headers(lang)],
+                         layout.sheet_format(choices=choices, lang=lang))
+    for layout in (L.CHECKS, K.SCHEDULE, lay.standings):
+        c.write_generated(port, layout, [], lang)
+    if reg.awards is not None:
+        c.write_generated(port, L.AWARDS, [], lang)
+    result = c.CommandResult("new", f"新建工作簿（规程：{reg.title_zh}）",
+                             f"new workbook ({reg.title_en or reg.id})")
+    return c.finish(port, result, {"preset": reg.id, "language": lang}, lang)
+
+
+# ------------------------------------------------------------------------------ check
+
+class _GroupView:
+    """What :func:`team_eligibility_findings` reads, for one group of a core roster."""
+
+    def __init__(self, ev: CoreEvent, g: Group):
+        self.port, self.reg, self.group, self.lang = ev.port, ev.reg, g, ev.lang
+        r = ev.roster
+        self.roster = r[r["group_id"] == g.id].copy()
+        self.roster.attrs = dict(r.attrs)
+        mine = {str(x).strip() for x in self.roster["name"] if x is not None}
+        self.other_teams = {str(x).strip() for x in r["name"] if x is not None} - mine
+
+
+def roster_problems(ev: CoreEvent) -> list[InputError]:
+    """Structural roster problems: a team number typed twice in a group, a team name twice,
+    a group with fewer than two teams."""
+    errs: list[InputError] = []
+    r = ev.roster
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    seen_n: dict[tuple, int] = {}
+    seen_name: dict[tuple, int] = {}
+    for row, rec in records(r):
+        gid = rec["group_id"]
+        if gid is None:
+            continue
+        if rec["number"] is not None:
+            k = (gid, rec["number"])
+            if k in seen_n:
+                errs.append(InputError(f"队号 {rec['number']} 在本组重复（另见第{seen_n[k]}行）",
+                                       f"team number {rec['number']} repeated (see row {seen_n[k]})",
+                                       sheet=sheet, cell=cell_of(r, row, "number")))
+            seen_n[k] = row
+        k = (gid, rec["name"])
+        if k in seen_name:
+            errs.append(InputError(f"队名“{rec['name']}”在本组重复（另见第{seen_name[k]}行）",
+                                   f"team {rec['name']!r} repeated (see row {seen_name[k]})",
+                                   sheet=sheet, cell=cell_of(r, row, "name")))
+        seen_name[k] = row
+    for g in ev.reg.groups:
+        n = int((r["group_id"] == g.id).sum())
+        if 0 < n < 2 and g.stages:
+            errs.append(InputError(f"{ev.gname(g)}只有 {n} 队报名，无法比赛",
+                                   f"{g.name_en or g.id} has only {n} entry", sheet=sheet))
+    return errs
+
+
+class _PeopleView:
+    """What :func:`bianpai.addin.commands.eligibility_findings` reads, for a people roster."""
+
+    def __init__(self, ev: CoreEvent):
+        self.reg, self.lang = ev.reg, ev.lang
+        p = ev.people.copy()
+        p.attrs = dict(ev.people.attrs)
+        gids = []
+        for v in p["group"]:
+            g = ev.group_of(v)
+            gids.append(g.id if g else None)
+        p["group_id"] = gids
+        self.roster = p
+
+
+def _stage_sizes(ev: CoreEvent, g: Group) -> list[tuple[Stage, dict]]:
+    """(stage, {pool: entrants}) each stage of ``g`` will have with the roster as it stands: the
+    first stage by its pool split, later ones from their entrant rules (places per pool, a
+    knockout's survivors)."""
+    n = int((ev.roster["group_id"] == g.id).sum())
+    out: list[tuple[Stage, dict]] = []
+    sizes: dict[str, dict] = {}
+    for i, s in enumerate(g.stages):
+        if i == 0 and g.sub_entrants is not None:  # each entry plays once in every label's pool
+            split = {lab: n for lab in g.sub_entrants.labels}
+            sizes[s.id] = split
+            out.append((s, split))
+            continue
+        if s.entrants == "all":
+            total = n
+        elif not isinstance(s.entrants, list):
+            break  # entrants chosen otherwise (e.g. the unseeded only): not modelled here
+        else:
+            total = 0
+            for rule in s.entrants:
+                src = sizes.get(rule.from_stage) or {}
+                stop = getattr(g.stage(rule.from_stage).format, "stop_when_remaining", None) \
+                    if rule.from_stage in sizes else None
+                if getattr(rule, "from_roster", None) or getattr(rule, "where", None) \
+                        or rule.from_stage not in sizes or isinstance(stop, dict):
+                    return out  # a rule this estimate does not model: stop checking here
+                if rule.remaining:
+                    total += stop or 0
+                elif rule.places is not None:
+                    span = (rule.places.last or 10**6) - rule.places.first + 1
+                    per = [min(span, max(0, c - rule.places.first + 1)) for c in src.values()]
+                    total += sum(per) if rule.per_pool else min(span, sum(src.values()))
+        labels = s.pools.pool_labels() if s.pools else [None]
+        size = -(-total // len(labels)) if total else 0
+        split = {lab: max(0, min(size, total - i * size)) for i, lab in enumerate(labels)}
+        sizes[s.id] = split
+        out.append((s, split))
+    return out
+
+
+def structure_problems(ev: CoreEvent) -> list[InputError]:
+    """A field the regulation's stage structure cannot play (七（一）1: three pools of six; 七（二）:
+    a knockout that must leave exactly six), found before the first draw and named at the
+    group's 报名 rows, instead of a stage that cannot be drawn later."""
+    from bianpai.engines.core import StageEntrant, StageState
+    errs = []
+    r = ev.roster
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    for g in ev.reg.groups:
+        rows = list(r.index[r["group_id"] == g.id])
+        if len(rows) < 2 or ev.groups[g.id].drawn:
+            continue
+        where = f"A{rows[0]}:A{rows[-1]}"
+        for s, split in _stage_sizes(ev, g):
+            st = StageState(entrants=[StageEntrant(number=100 * j + k, pool=p, seed=k)
+                                      for j, (p, c) in enumerate(split.items())
+                                      for k in range(1, c + 1)])
+            problems = []
+            try:
+                s.format.total_rounds(st)
+            except Exception as exc:  # noqa: BLE001 - a format's own refusal, shown as text
+                problems.append(getattr(exc, "zh", str(exc)))
+            problems += getattr(s.format, "field_problems", lambda _st: [])(st)
+            for text in problems:
+                errs.append(InputError(
+                    f"{ev.gname(g)}报名 {len(rows)} 队，{ev.sname(s)}（{sum(split.values())} 队）无法按规程进行："
+                    f"{text}", f"{g.name_en or g.id}: {len(rows)} entries cannot play "
+                    f"{s.name_en or s.id} as set", sheet=sheet, cell=where))
+            if problems:
+                break
+    return errs
+
+
+def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
+    out = [("error", e) for e in ev.errors + roster_problems(ev) + structure_problems(ev)]
+    if ev.people is not None:
+        out += c.eligibility_findings(_PeopleView(ev))
+    else:
+        for g in ev.reg.groups:
+            view = _GroupView(ev, g)
+            if not view.roster.empty:
+                out += team_eligibility_findings(view)
+    # a finding about a shared sheet (队员) is found once per group: list it once
+    seen: set[tuple] = set()
+    unique = []
+    for sev, e in out:
+        key = (sev, e.where, e.zh)
+        if key not in seen:
+            seen.add(key)
+            unique.append((sev, e))
+    return unique
+
+
+def core_check(port: WorkbookPort):
+    """检查名单: roster structure and eligibility of every group → 校验 (sheet!cell per
+    finding). Errors block the first draw; warnings need a reason."""
+    ev = load_core_event(port)
+    problems = _findings(ev)
+    rows = c._finding_rows(problems, ev.lang)
+    if not rows:
+        rows = [["通过" if ev.lang == "zh" else "ok", "", "未发现问题", "no problems found"]]
+    c.write_generated(port, L.CHECKS, rows, ev.lang)
+    n_err = sum(1 for s, _ in problems if s == "error")
+    result = c.CommandResult(
+        "check", f"名单检查：{len(ev.roster)} 队，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
+        f"roster check: {len(ev.roster)} teams, {n_err} errors, {len(problems) - n_err} warnings",
+        findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
+    if n_err:
+        result.status_hint = (f"名单有 {n_err} 处错误（首处：{problems[0][1].where}）",
+                              "请按“校验”表修改报名/队员表后再点“检查名单”")
+    return c.finish(port, result, {}, ev.lang)

@@ -1,0 +1,359 @@
+"""The competition core's 抽签编排: numbers and pools by seeded lot, the next round of every
+group's running stage (asked of its format), the record sheets (抽签, 对阵) and blank entry rows.
+
+Part of the one command path of every core event (see :mod:`bianpai.addin.competition_commands`).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+
+from bianpai.addin import commands as c
+from bianpai.addin.competition import CoreEvent, load_core_event, rng_for
+from bianpai.engines.core import Match, NotReady
+from bianpai.engines.errors import InputError, InputErrors, RuleError
+from bianpai.templates.schema import Group, Stage
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.addin.competition import records
+from bianpai.workbooks.tables import cell_of
+from bianpai.addin.core_check import _findings
+
+
+# ------------------------------------------------------------------------------ draw
+
+def _scored_or_refuse(ev: CoreEvent) -> None:
+    """Raise ``InputErrors`` for every bad cell: those found reading the workbook and those the
+    scorings find in the typed results (a seat typed twice, 局分 the table cannot give …)."""
+    if not ev.errors:
+        for g in ev.reg.groups:
+            if ev.groups[g.id].drawn:
+                for s in g.stages:
+                    ev.results(g, s)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+
+
+def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
+    """Team numbers by seeded lot (typed numbers kept) and the first stage's pools."""
+    r = ev.roster[ev.roster["group_id"] == g.id]
+    typed = {int(rec["number"]) for _, rec in records(r) if rec["number"] is not None}
+    free = [n for n in range(1, len(r) + 1) if n not in typed]
+    rng = rng_for(seed, g.id, "numbers")
+    rng.shuffle(free)
+    teams = []
+    it = iter(free)
+    for row, rec in records(r):
+        n = int(rec["number"]) if rec["number"] is not None else next(it)
+        teams.append(dict(number=n, name=rec["name"], unit=rec["unit"], roster_row=row,
+                          seed_rank=rec.get("seed"), _rec=rec))
+    teams.sort(key=lambda t: t["number"])
+    if g.sub_entrants is not None:
+        return _sub_entrant_teams(g, teams)
+    first = g.stages[0]
+    split = first.pools
+    if split is None:
+        # positions (the first stage's seeding): typed seeds (种子, 1 = best) first in seed
+        # order, then the others in number (lot) order
+        order = sorted(teams, key=lambda t: (t["seed_rank"] is None, t["seed_rank"] or 0,
+                                             t["number"]))
+        for i, t in enumerate(order, start=1):
+            t["pool"], t["position"] = None, i
+        return teams
+    if split.method == "by_column":
+        return _pools_by_column(ev, first, teams, rng)
+    labels = split.pool_labels()
+    k = len(labels)
+    if split.method == "snake":
+        seeded = sorted([t for t in teams if t["seed_rank"]], key=lambda t: t["seed_rank"])
+        rest = [t for t in teams if not t["seed_rank"]]
+        rng.shuffle(rest)
+        order = seeded + rest
+        pools: list[list[dict]] = [[] for _ in labels]
+        for i, t in enumerate(order):
+            lap, j = divmod(i, k)
+            pools[j if lap % 2 == 0 else k - 1 - j].append(t)
+    else:
+        size = -(-len(teams) // k)
+        pools = [teams[i * size:(i + 1) * size] for i in range(k)]
+    for lab, members in zip(labels, pools):
+        for pos, t in enumerate(members, start=1):
+            t["pool"], t["position"] = lab, pos
+    return teams
+
+
+def _pools_by_column(ev: CoreEvent, first: Stage, teams: list[dict], rng) -> list[dict]:
+    """PoolSplit ``by_column``: the entrants with value v in the roster column ``by`` dealt by
+    the seeded lot into the pools ``labels_by[v]`` (evenly, positions in dealing order); with
+    ``entrants: unseeded`` the roster's seeded entrants get no pool (they skip the stage). A
+    value with no pools is an error on its cell."""
+    split = first.pools
+    by, labels_by = split.by or "", split.labels_by or {}
+    sheet = ev.roster.attrs.get("sheet", K.ROSTER.zh)
+    errs = []
+    playing = []
+    for t in teams:
+        t["pool"], t["position"] = None, None
+        if first.entrants == "unseeded" and t["seed_rank"] is not None:
+            continue
+        v = t["_rec"].get(by)
+        v = None if v is None else str(v).strip()
+        if v not in labels_by:
+            errs.append(InputError(
+                f"“{t['name']}”的{by}“{v or ''}”不能分入{ev.sname(first)}的小组（应为："
+                + "、".join(labels_by) + "）",
+                f"{t['name']}: {by} {v!r} has no pool (expected one of {', '.join(labels_by)})",
+                sheet=sheet, cell=cell_of(ev.roster, t["roster_row"], by)))
+            continue
+        playing.append((v, t))
+    if errs:
+        raise InputErrors(errs)
+    for v, labs in labels_by.items():
+        members = [t for w, t in playing if w == v]
+        rng.shuffle(members)
+        for i, t in enumerate(members):
+            t["pool"] = labs[i % len(labs)]
+            t["position"] = i // len(labs) + 1
+    return teams
+
+
+def _sub_entrant_teams(g: Group, teams: list[dict]) -> list[dict]:
+    """``g.sub_entrants``: each drawn entry ``t`` (of ``n``) plays as parts ``j`` = 0, 1 …,
+    numbered ``t + j·n``, in pool ``labels[j]``, named ``队名（names_zh[j]）``."""
+    sub = g.sub_entrants
+    n = len(teams)
+    out = []
+    for j, lab in enumerate(sub.labels):
+        for t in teams:
+            out.append({**t, "number": t["number"] + j * n, "name": f"{t['name']}（{sub.name(j)}）",
+                        "pool": lab, "position": t["number"]})
+    return out
+
+
+def _draw_rows(ev: CoreEvent, seed_of: dict[str, int]) -> list[list]:
+    rows = []
+    for g in ev.reg.groups:
+        gs = ev.groups[g.id]
+        for n, t in sorted(gs.teams.items()):
+            rows.append([ev.gname(g), n, t["name"], t["unit"], t["pool"], t["position"],
+                         t["roster_row"], str(seed_of.get(g.id, gs.seed) or "")])
+    return rows
+
+
+def _result_text(ev: CoreEvent, g: Group, s: Stage, m: Match) -> tuple[str, str]:
+    if m.is_bye:
+        return ("轮空" if ev.lang == "zh" else "bye"), ""
+    res = ev.results(g, s).get(m.key)
+    if res is None:
+        return "", ""
+    pts = ":".join(_num(p) for p in res.points)
+    note = res.note_zh if ev.lang == "zh" else (res.note_en or res.note_zh)
+    w = res.winner
+    if w is not None and len(m.entrants) == 2:
+        note = (f"{w}号胜" + (f"；{note}" if note else "")) if ev.lang == "zh" else \
+            (f"{w} won" + (f"; {note}" if note else ""))
+    return pts, note
+
+
+def _num(v) -> str:
+    d = Decimal(str(v))
+    return str(int(d)) if d == d.to_integral_value() else f"{d.normalize()}"
+
+
+def _schedule_rows(ev: CoreEvent, extra: list[tuple[Group, Stage, Match]]) -> list[list]:
+    rows = []
+    for g in ev.reg.groups:
+        for s in g.stages:
+            ms = ev.stage_matches(g, s) + [m for gg, ss, m in extra if gg is g and ss is s]
+            for m in sorted(ms, key=lambda m: (m.round, str(m.pool or ""), m.table)):
+                a, b = (m.sides + (None,))[:2]
+                res, note = _result_text(ev, g, s, m)
+                rows.append([ev.gname(g), ev.sname(s), m.pool, m.round, m.table, m.label,
+                             a, ev.name_of(g, a), b, ev.name_of(g, b) if b is not None else
+                             ("轮空" if ev.lang == "zh" else "bye"), res, note])
+    return rows
+
+
+def _sides_text(ev: CoreEvent, g: Group, m: Match) -> str:
+    return " 对 ".join(f"{s}号{ev.name_of(g, s)}" if s is not None else "轮空" for s in m.sides)
+
+
+def _missing_reason(ev: CoreEvent, g: Group, s: Stage, miss: list[Match]) -> InputError:
+    where = f"{ev.gname(g)}{ev.sname(s)}"
+    lines = []
+    for m in miss:
+        line = f"{m.pool or ''}{'组' if m.pool else ''}第{m.round}轮第{m.table}桌 {_sides_text(ev, g, m)}"
+        typed = ev.typed.get((g.id, s.id, *m.key))
+        need = getattr(s.scoring, "extra_games_needed", None)
+        if typed is not None and need is not None and need(typed):
+            n = len(typed.games) + 1
+            line += f"（局分相同，须加赛：在“逐局成绩”加一行，局填 {n}）"
+        lines.append(line)
+    return InputError(f"{where}尚有 {len(miss)} 场未录入成绩，不能编排下一轮：\n    " + "\n    ".join(lines),
+                      f"{g.name_en or g.id} {s.name_en or s.id}: {len(miss)} match(es) without a result",
+                      sheet=ev.sheet(ev.lay.results))
+
+
+def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str | None = None):
+    """抽签编排: team numbers and pools by seeded lot for every group not yet drawn, then the
+    next round of every stage that can go on (asked of the stage's format). Refuses, naming the
+    matches, while a stage's drawn rounds lack results; says when a stage is over and
+    ``advance`` is the next step. Blank 成绩 / 逐局成绩 rows are added for every new match."""
+    ev = load_core_event(port)
+    _scored_or_refuse(ev)
+    warnings: list[InputError] = []
+    # a group without stages (its events run in another workbook, or places typed) is checked,
+    # never drawn
+    undrawn = [g for g in ev.reg.groups if g.stages and not ev.groups[g.id].drawn
+               and (ev.roster["group_id"] == g.id).any()]
+    if undrawn:
+        found = _findings(ev)
+        warnings = c.gate_roster([e for s, e in found if s == "error"],
+                                 [(s, e) for s, e in found if s != "error"], accept_warnings)
+    seed = c.new_seed() if seed is None else int(seed)
+    seed_of: dict[str, int] = {}
+    for g in undrawn:
+        for t in _number_teams(ev, g, seed):
+            ev.groups[g.id].teams[t["number"]] = t
+        ev.groups[g.id].seed = seed
+        seed_of[g.id] = seed
+    new: list[tuple[Group, Stage, Match]] = []
+    errs: list[InputError] = []
+    notes: list[str] = []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if not ev.entered(g, s):
+                prev = g.stages[g.stages.index(s) - 1]
+                if ev.finished(g, prev):
+                    notes.append(f"{ev.gname(g)}{ev.sname(prev)}已结束，请运行“进入下一阶段”（bianpai advance）")
+                break
+            st = ev.state(g, s)
+            if s.format.finished(st):
+                continue
+            try:
+                ms = s.format.next_round(st, rng_for(seed, g.id, s.id, st.rounds_drawn() + 1))
+            except NotReady as exc:
+                miss = ev.missing(g, s)
+                errs.append(_missing_reason(ev, g, s, miss) if miss else InputError(
+                    exc.zh, exc.en, sheet=ev.sheet(ev.lay.results)))
+                break
+            new += [(g, s, m) for m in ms]
+            break  # one running stage per group at a time (the next waits for advance)
+    if errs and not new and not seed_of:
+        raise InputErrors(errs)
+    for e in errs:  # groups go on independently: one group waiting does not hold the others
+        notes.append(e.zh.split("\n")[0].rstrip("：:") + "（未编排）")
+    if not new and not seed_of:
+        if notes:
+            raise RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
+        raise RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
+    _write_draw(ev, seed_of, new)
+    parts: dict[str, int] = {}
+    for g, s, m in new:
+        k = f"{ev.gname(g)}{ev.sname(s)}第{m.round}轮"
+        parts[k] = parts.get(k, 0) + 1
+    summary = "；".join(f"{k}（{n} 场）" for k, n in parts.items()) or "抽签完成"
+    result = c.CommandResult("draw", f"编排完成：{summary}" + "".join(f"；{n}" for n in notes),
+                             f"drawn: {len(new)} matches", seed=seed)
+    n_new = sum(1 for _g, _s, m in new if not m.is_bye)
+    result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
+                          "在“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
+    if warnings:
+        result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
+        result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
+    return c.finish(port, result, {"seed": seed, "accept_warnings": accept_warnings if warnings
+                                   else None}, ev.lang)
+
+
+def _movement_rows(ev: CoreEvent, new) -> tuple[list[list], tuple | None]:
+    """移动表 rows of every stage whose format has ``plan(state)`` (all rounds fixed once round 1
+    is drawn), by table then round; and the side titles of the first such format."""
+    rows, sides = [], None
+    for g in ev.reg.groups:
+        for s in g.stages:
+            plan = getattr(s.format, "plan", None)
+            if plan is None or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s, with_standings=False)
+            st.matches = st.matches + [m for gg, ss, m in new if gg is g and ss is s]
+            ms = plan(st)
+            if ms:
+                sides = sides or tuple(getattr(type(s.format), "side_labels", ()))
+            for m in sorted(ms, key=lambda m: (str(m.pool or ""), m.table, m.round)):
+                a, b = (m.sides + (None,))[:2]
+                rows.append([ev.gname(g), ev.sname(s), m.table, m.round, a,
+                             ev.name_of(g, a) if a is not None else None, b,
+                             ev.name_of(g, b) if b is not None else None, m.label])
+    return rows, sides
+
+
+def write_record(port: WorkbookPort, layout, rows: list[list], lang: str, keys: list[str]) -> None:
+    """Write a record sheet (抽签, 晋级) and its hidden copy (the values ``keys`` of each row),
+    against which every later command checks it (:func:`bianpai.addin.competition.check_record`)."""
+    from bianpai.addin.competition import RECORD_COPIES
+    from bianpai.workbooks.port import SheetFormat
+    c.write_generated(port, layout, rows, lang)
+    idx = [next(i for i, col in enumerate(layout.columns) if col.key == k) for k in keys]
+    copy = [keys] + [[("" if r[i] is None else str(r[i])) for i in idx] for r in rows]
+    port.write_sheet(RECORD_COPIES[layout.key], copy,
+                     SheetFormat(hidden=True, freeze=None, header_fill=None, bold_header=False,
+                                 text_columns=list(range(len(keys)))))
+
+
+def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
+    from bianpai.addin.competition import DRAW_KEYS
+    port, lang = ev.port, ev.lang
+    if seed_of:
+        write_record(port, K.DRAW, _draw_rows(ev, seed_of), lang, DRAW_KEYS)
+    mrows, sides = _movement_rows(ev, new)
+    if mrows:
+        c.write_generated(port, K.movement_layout(sides or ev.lay.sides), mrows, lang,
+                          break_on=(0, 1, 2))
+    c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
+    _append_entry_rows(ev, new)
+
+
+def _append_entry_rows(ev: CoreEvent, new) -> None:
+    port, lang = ev.port, ev.lang
+    res_rows, game_rows = [], []
+    states: dict[tuple, Any] = {}
+    rkeys = [col.key for col in ev.lay.results.columns]
+    for g, s, m in new:
+        if m.is_bye:
+            continue
+        key = [ev.gname(g), ev.sname(s), m.pool, m.round, m.table]
+        n_res = len(ev.lay.results.columns)
+        row = key + [m.sides[0], m.sides[1]] + [None] * (n_res - 7)
+        # values the format knows at the draw (几局胜 of this round …)
+        prefill = getattr(s.format, "entry_prefill", None)
+        if prefill is not None:
+            st = states.get((g.id, s.id))
+            if st is None:
+                st = states[(g.id, s.id)] = ev.state(g, s, with_standings=False)
+            for k, v in prefill(m, st).items():
+                if k in rkeys:
+                    row[rkeys.index(k)] = v
+        res_rows.append(row)
+        gkeys = [col.key for col in ev.lay.games.columns]
+        prepared = s.scoring.entry_rows(m) if hasattr(s.scoring, "entry_rows") else \
+            [{} for _ in range(s.scoring.games_per_match)]
+        for k, pre in enumerate(prepared, start=1):
+            grow = key + [k] + [None] * (len(gkeys) - 6)
+            for col, v in pre.items():
+                grow[gkeys.index(col)] = v
+            game_rows.append(grow)
+    for layout, rows in ((ev.lay.results, res_rows), (ev.lay.games, game_rows)):
+        if not rows:
+            continue
+        name = ev.sheet(layout)
+        if name not in port.sheet_names():
+            port.write_sheet(layout.name(lang), [layout.headers(lang)], layout.sheet_format(lang=lang))
+        existing = port.read_values(name)
+        last = len(existing)
+        while last > 1 and all(v in (None, "") for v in existing[last - 1]):
+            last -= 1
+        port.append_rows(name, rows, start_row=max(last, 1) + 1)

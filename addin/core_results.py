@@ -1,0 +1,241 @@
+"""The competition core's 计算排名, 奖励分配 and 退赛 commands.
+
+Part of the one command path of every core event (see :mod:`bianpai.addin.competition_commands`).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bianpai.addin import commands as c
+from bianpai.addin.competition import CoreEvent, load_core_event
+from bianpai.engines.errors import InputError, InputErrors, RuleError
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse
+from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, _bracket_grid, _bracket_rows,
+                                       _crosstable, _source_group, _standing_rows,
+                                       core_final_standings, ranking_name)
+
+
+def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | None = None):
+    """计算排名: 排名 (every entered stage, per pool: 场数, 胜平负, each criterion of the chain and
+    说明), the 对阵 results column, and 总排名 of every finished group. Award sheets built from an
+    older ranking are emptied."""
+    ev = load_core_event(port)
+    _scored_or_refuse(ev)
+    if not any(ev.groups[g.id].drawn for g in ev.reg.groups) and \
+            any(g.stages for g in ev.reg.groups):
+        raise InputErrors([InputError("尚未抽签编排，没有可排名的比赛：请先“抽签编排”",
+                                      "nothing is drawn yet: run draw first",
+                                      sheet=ev.sheet(K.SCHEDULE))])
+    seed = c.new_seed() if seed is None else int(seed)
+    crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
+    rows, data, final_rows = [], {}, []
+    missing = 0
+    for g in ev.reg.groups:
+        if not ev.groups[_source_group(ev, g).id].drawn:
+            continue
+        for s in g.stages:
+            if not ev.entered(g, s):
+                continue
+            missing += len(ev.missing(g, s))
+            part = _standing_rows(ev, g, s, crit_cols)
+            rows += part
+            data[f"{ev.gname(g)} {ev.sname(s)}"] = [
+                {"pool": r[2], "rank": r[3], "number": r[4], "name": r[5], "played": r[7],
+                 "won": r[8], "drawn": r[9], "lost": r[10],
+                 **{k: (str(v) if v is not None else None) for k, v in zip(crit_cols, r[11:-1])},
+                 "explanation": r[-1]} for r in part]
+        fs = core_final_standings(ev, g)
+        if fs is not None:
+            og = _source_group(ev, g)
+            for label in dict.fromkeys(fs["ranking"]):
+                title = ranking_name(ev, g, label)
+                part = fs[fs["ranking"].isna()] if label is None else fs[fs["ranking"] == label]
+                for rec in part.to_dict("records"):
+                    final_rows.append([title, rec["place"], rec["number"],
+                                       ev.name_of(og, rec["number"]), ev.unit_of(og, rec["number"]),
+                                       rec["source"], rec["explanation"]])
+                data[f"{title} 总排名"] = [
+                    {"place": r[1], "number": r[2], "name": r[3], "source": r[5], "explanation": r[6]}
+                    for r in final_rows if r[0] == title]
+    for g in ev.reg.groups:  # team groups: 队号/队名 in the terminal and --json ("team")
+        if g.entrant == "team":
+            for title, recs in data.items():
+                if title.startswith(ev.gname(g) + " ") or title.startswith(ev.gname(g) + "（"):
+                    for r in recs:
+                        if "number" in r:
+                            r["team"] = r.pop("number")
+    c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
+    sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
+             for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
+             if s.format.kind in CROSSTABLE_FORMATS and ev.entered(g, s)
+             for p in ev.state(g, s, with_standings=False).pools()]
+    if sizes:
+        ev.crosstable_width = max(sizes)
+        c.write_generated(port, K.crosstable_layout(ev.crosstable_width), _crosstable(ev), ev.lang,
+                          break_on=(0, 1, 2))
+    c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
+    brackets = _bracket_rows(ev)
+    if brackets:
+        c.write_generated(port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))
+    width, grid = _bracket_grid(ev)
+    if grid:
+        c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
+    if final_rows:
+        c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
+    state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
+    result = c.CommandResult("rank", f"排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
+                             f"standings done ({missing} matches missing)", seed=seed, data=data)
+    if c.invalidate_awards(port, ev.lang):
+        result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
+        result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
+    from bianpai.addin.status import core_status_of
+    state, nxt = core_status_of(ev, port)
+    if state.startswith("全部成绩已录入"):  # what rank itself just wrote
+        state, nxt = ("全部成绩已录入，排名已计算",
+                      "可以奖励分配" if ev.reg.awards is not None else "可以打印“排名”")
+    result.status_hint = (state, nxt)
+    return c.finish(port, result, {"round": upto_round, "seed": seed}, ev.lang)
+
+
+# ------------------------------------------------------------------------------ awards
+
+def core_awards(port: WorkbookPort):
+    """奖励分配 from the final ranking of every finished group (the regulation's awards block:
+    places, money, tax, certificates). Refuses while a group with awards is unfinished."""
+    ev = load_core_event(port)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+    if ev.reg.awards is None:
+        raise RuleError("本规程没有奖励设置", "this regulation has no awards")
+    parts, entries, errs = [], {}, []
+    typed = _typed_places(ev, errs)
+    for g in ev.reg.groups:
+        og = _source_group(ev, g)
+        mine = typed[typed["group"] == g.name_zh] if typed is not None else None
+        drawn = ev.groups[og.id].drawn
+        if drawn and mine is not None and len(mine):
+            errs.append(InputError(f"{ev.gname(g)}已抽签编排，名次由排名生成：请删去“名次录入”中该组别的行",
+                                   f"{g.name_en or g.id} is drawn: its places come from the "
+                                   f"ranking; remove its Placings rows",
+                                   sheet=ev.sheet(L.PLACINGS)))
+            continue
+        if not drawn:
+            # a group without stages (no engine for its format yet), or one played outside
+            # the workbook: the places typed in 名次录入
+            n = int((ev.roster["group_id"] == g.id).sum())
+            if mine is not None and len(mine):
+                entries[g.name_zh] = n or len(mine)
+                parts.append(mine)
+            elif n and not g.stages and g.derived is None:
+                errs.append(InputError(f"{ev.gname(g)}没有编排阶段，请在“名次录入”表填写其名次",
+                                       f"{g.name_en or g.id} has no stages: type its places in "
+                                       f"Placings", sheet=ev.sheet(L.PLACINGS)))
+            continue
+        fs = core_final_standings(ev, g)
+        if fs is None:
+            left = [ev.sname(s) for s in og.stages if not ev.finished(og, s)]
+            errs.append(InputError(f"{ev.gname(g)}尚未结束（{'、'.join(left)}未完成），不能分配奖励",
+                                   f"{g.name_en or g.id} is not over: no awards yet",
+                                   sheet=ev.sheet(K.SCHEDULE)))
+            continue
+        teams = ev.groups[og.id].teams
+        for label in dict.fromkeys(fs["ranking"]):
+            part = fs[fs["ranking"].isna()] if label is None else fs[fs["ranking"] == label]
+            name = ranking_name(ev, g, label, zh=True)
+            entries[name] = len(teams) if label is None else \
+                sum(1 for t in teams.values() if t["pool"] == label)
+            # person_id: one key per entrant across a group and the groups derived from it
+            parts.append(pd.DataFrame({
+                "group": name, "place": part["place"],
+                "entrant_id": [f"{og.id}#{n}" for n in part["number"]],
+                "person_id": [f"{og.id}#{n}" for n in part["number"]],
+                "name": [ev.name_of(og, n) for n in part["number"]],
+                "unit": [ev.unit_of(og, n) for n in part["number"]]}))
+    if errs:
+        raise InputErrors(errs)
+    if not parts:
+        raise InputErrors([InputError("还没有可颁奖的组别：请先抽签编排并完成比赛",
+                                      "no group has finished yet", sheet=ev.sheet(K.SCHEDULE))])
+    return c.write_awards(port, ev.reg, pd.concat(parts, ignore_index=True), entries, ev.lang)
+
+
+def _typed_places(ev: CoreEvent, errs: list[InputError]) -> pd.DataFrame | None:
+    """The typed 名次录入 rows (groups not drawn), read and checked as in the pairs flow
+    (:func:`bianpai.addin.commands.typed_placings`); ``None`` when there is no such sheet."""
+    from bianpai.workbooks.tables import find_sheet
+    if find_sheet(ev.port, L.PLACINGS) is None:
+        return None
+    out, _ = c.typed_placings(ev.port, ev, errs)
+    names = []
+    for v in out["group"]:
+        g = ev.group_of(v)
+        names.append(g.name_zh if g else v)
+    out["group"] = names
+    return out[["group", "place", "entrant_id", "name", "unit"]]
+
+
+# ------------------------------------------------------------------------------ withdraw
+
+def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | None = None,
+                  after_round: int | None = None, annul: bool | None = None, reason: str = ""):
+    """退赛: with ``group`` and ``team`` (command line), append the row to the 退赛 sheet (last
+    round played default: the last round drawn in the team's stage; 成绩处理 from ``annul``,
+    default the regulation's ``withdrawal.results``); then check every 退赛 row and log them
+    (the 登记退赛 button does only this, for rows the arbiter typed). A withdrawn team is paired
+    no more, its later scheduled matches are forfeits won by the opponents, and its played results
+    stay or are void for everyone (取消). Raises ``InputErrors`` for an unknown group/team, a
+    round not drawn, or a team withdrawn twice."""
+    ev = load_core_event(port)
+    if ev.errors:
+        raise InputErrors(ev.errors)
+    if group is not None or team is not None:
+        g = ev.group_of(group)
+        if g is None or team is None or int(team) not in ev.groups[g.id].teams:
+            raise InputErrors([InputError(
+                f"组别“{group}”中没有 {team} 号队（组别应为："
+                + "、".join(x.name_zh for x in ev.reg.groups) + "）",
+                f"no team {team} in group {group!r}", sheet=ev.sheet(K.DRAW))])
+        current = None
+        for s in g.stages:
+            if ev.entered(g, s) and any(e.number == int(team) for e in ev.stage_entrants(g, s)):
+                current = s
+        if current is None:
+            raise InputErrors([InputError(f"{team} 号队不在任何已开始的阶段中",
+                                          f"team {team} is in no running stage", sheet=ev.sheet(K.SCHEDULE))])
+        drawn = ev.state(g, current, with_standings=False).rounds_drawn()
+        k = drawn if after_round is None else int(after_round)
+        if not 0 <= k <= drawn:
+            raise InputErrors([InputError(
+                f"最后参赛轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
+                f"the last round played must be 0–{drawn}; got {k}", sheet=ev.sheet(K.SCHEDULE))])
+        res = None if annul is None else ("取消" if annul else "保留")
+        from bianpai.workbooks.tables import find_sheet
+        name = find_sheet(port, K.WITHDRAWALS)
+        if name is None:
+            name = K.WITHDRAWALS.name(ev.lang)
+            port.write_sheet(name, [K.WITHDRAWALS.headers(ev.lang)],
+                             K.WITHDRAWALS.sheet_format(lang=ev.lang))
+            start = 2
+        else:
+            start = len(port.read_values(name)) + 1
+        port.append_rows(name, [[ev.gname(g), int(team), k, res, reason or None, None]],
+                         start_row=start)
+        ev = load_core_event(port)
+        if ev.errors:
+            raise InputErrors(ev.errors)
+    if not ev.withdrawals:
+        raise InputErrors([InputError("“退赛”表没有登记任何退赛", "the Withdrawals sheet is empty",
+                                      sheet=ev.sheet(K.WITHDRAWALS))])
+    parts = []
+    for (gid, sid, n), (k, do_annul, why) in ev.withdrawals.items():
+        g = ev.reg.group(gid)
+        parts.append(f"{ev.gname(g)}{n}号{ev.name_of(g, n)}{ev.sname(g.stage(sid))}第{k}轮后退赛，"
+                     + ("成绩全部取消" if do_annul else "已赛成绩保留") + (f"（{why}）" if why else ""))
+    result = c.CommandResult("withdraw", "退赛登记：" + "；".join(parts),
+                             f"withdrawals: {len(parts)}")
+    return c.finish(port, result, {"group": group, "team": team, "after_round": after_round,
+                                   "annul": annul, "reason": reason or None}, ev.lang)

@@ -1,0 +1,275 @@
+"""The generated result sheets of the competition core: 排名 rows, 交叉表, 签表 / 签表图, and the
+final ranking of a group (stage placings joined by ``final_ranking``, derived rankings).
+
+Part of the one command path of every core event (see :mod:`bianpai.addin.competition_commands`).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pandas as pd
+
+from bianpai.addin.competition import CoreEvent
+from bianpai.engines.standings import CRITERIA
+from bianpai.templates.schema import FinalRankPart, Group, Stage
+from bianpai.addin.core_draw import _num
+
+
+# ------------------------------------------------------------------------------ rank
+
+def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str]) -> list[list]:
+    st = ev.state(g, s)
+    rows = []
+    placings = None
+    for p in st.pools():
+        tab = st.standings[p]
+        if _is_knockout(s):
+            placings = placings if placings is not None else s.format.placings(st)
+            pl = placings[placings["pool"].isin([p]) | (placings["pool"].isna() if p is None else False)]
+            order = {int(e): (int(pl_), d) for e, pl_, d in zip(pl["entrant"], pl["place"], pl["decided_by"])}
+            tab = tab.assign(rank=[order.get(int(e), (None, ""))[0] for e in tab["entrant"]],
+                             explanation_zh=[order.get(int(e), (None, ""))[1] for e in tab["entrant"]])
+            tab = tab.sort_values("rank", kind="stable")
+        for rec in tab.to_dict("records"):
+            e = int(rec["entrant"])
+            vals = [CRITERIA[k].show(rec.get(k)) if isinstance(rec.get(k), tuple) and k in CRITERIA
+                    else rec.get(k) for k in crit_cols]
+            expl = rec["explanation_zh"] if ev.lang == "zh" else rec.get("explanation_en", "")
+            rows.append([ev.gname(g), ev.sname(s), p, rec["rank"], e, ev.name_of(g, e), ev.unit_of(g, e),
+                         rec["played"], rec["won"], rec["drawn"], rec["lost"],
+                         *[_cell(v) for v in vals], expl])
+    return rows
+
+
+def _is_knockout(s: Stage) -> bool:
+    return s.format.kind in ("single_elimination", "double_elimination")
+
+
+def _cell(v):
+    if v is None or (isinstance(v, float) and v != v):
+        return None
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else v
+    return v
+
+
+CROSSTABLE_FORMATS = ("round_robin", "fixture_list")
+
+
+def _crosstable(ev: CoreEvent) -> list[list]:
+    """Rows of 交叉表 for every entered round-robin-like stage (see
+    :func:`bianpai.workbooks.core_layouts.crosstable_layout`)."""
+    out = []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if s.format.kind not in CROSSTABLE_FORMATS or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s)
+            for p in st.pools():
+                order = sorted(st.pool_entrants(p), key=lambda e: (e.seed or 0, e.number))
+                pos = {e.number: i for i, e in enumerate(order, start=1)}
+                tab = st.standings[p].set_index("entrant")
+                cells: dict[tuple[int, int], list[str]] = {}
+                byes: dict[int, list[str]] = {}
+                for r in st.results.values():
+                    m = r.match
+                    if m.pool != p:
+                        continue
+                    if m.is_bye:
+                        for e in m.entrants:
+                            byes.setdefault(e, []).append(f"R{m.round}")
+                        continue
+                    a, b = m.sides[0], m.sides[1]
+                    for i, (x, y) in enumerate(((a, b), (b, a))):
+                        j = 1 - i
+                        txt = f"{_num(r.points[i])}:{_num(r.points[j])}"
+                        if "VOID" in r.outcome:
+                            txt = "无效" if ev.lang == "zh" else "void"
+                        elif r.outcome[i] in ("FW", "FL"):
+                            txt += "（弃权）" if ev.lang == "zh" else " (forfeit)"
+                        cells.setdefault((x, y), []).append(txt)
+                width = len(order)
+                for e in order:
+                    row = [ev.gname(g), ev.sname(s), p, pos[e.number], e.number,
+                           ev.name_of(g, e.number)]
+                    row += ["×" if o.number == e.number else "、".join(cells.get((e.number, o.number), []))
+                            or None for o in order]
+                    row += [None] * (ev.crosstable_width - width)
+                    mp = tab.loc[e.number, "match_points"] if "match_points" in tab.columns else None
+                    row += ["、".join(byes.get(e.number, [])) or None, _cell(mp),
+                            int(tab.loc[e.number, "rank"])]
+                    out.append(row)
+    return out
+
+
+def bracket_stages(ev: CoreEvent):
+    """``(group, stage, bracket_table)`` of every entered stage whose format draws a bracket."""
+    for g in ev.reg.groups:
+        if g.derived is not None or not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            table = getattr(s.format, "bracket_table", None)
+            if table is not None and ev.entered(g, s):
+                yield g, s, table(ev.state(g, s, with_standings=False))
+
+
+def _bracket_rows(ev: CoreEvent) -> list[list]:
+    """Rows of 签表 for every entered stage whose format draws a bracket (``bracket_table``):
+    one row per slot, in round and bracket order, names for numbers, 轮空 / 待定 placeholders."""
+    out = []
+    for g, s, t in bracket_stages(ev):
+            t = t.sort_values(["pool", "round", "y", "slot"], key=lambda c: c.astype(str)
+                              if c.name == "pool" else c, kind="stable")
+            for rec in t.to_dict("records"):
+                e = rec["entrant"]
+                known = e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
+                out.append([ev.gname(g), ev.sname(s), rec["pool"],
+                            rec["round_zh"] if ev.lang == "zh" else rec["round_en"], rec["label"],
+                            int(e) if known else None,
+                            ev.name_of(g, int(e)) if known else rec["text"], rec["score"] or None,
+                            "✓" if rec["won"] else None, rec["next"] or None])
+    return out
+
+
+def _bracket_grid(ev: CoreEvent) -> tuple[int, list[list]]:
+    """(rounds, rows) of 签表图: every single-elimination bracket (parts SE and 3rd of
+    ``bracket_table``) drawn in cells, a block of rows per stage and pool (see
+    :func:`bianpai.workbooks.core_layouts.bracket_grid_layout`)."""
+    blocks: list[list[list]] = []
+    width = 0
+    for g, s, t in bracket_stages(ev):
+            t = t[t["part"].isin(["SE", "3rd"])]
+            if t.empty:
+                continue
+            keys = t["pool"].map(lambda v: "" if v is None or v != v else str(v))
+            for pool, sub in t.groupby(keys, sort=True):
+                main = sub[sub["part"] == "SE"]
+                rounds = sorted(main["bracket_round"].unique())
+                col_of = {r: i for i, r in enumerate(rounds)}
+                width = max(width, len(rounds))
+                cells: dict[tuple[int, int], tuple[str, str]] = {}
+                for rec in main.to_dict("records"):
+                    row = int(2 * rec["y"] - 1 + rec["slot"])
+                    cells[(row, col_of[rec["bracket_round"]])] = _grid_text(ev, g, rec)
+                n_rows = max((r for r, _ in cells), default=-1) + 1
+                third = sub[sub["part"] == "3rd"].to_dict("records")
+                if third:
+                    cells[(n_rows + 1, 0)] = ("三、四名决赛" if ev.lang == "zh" else "Third place", "")
+                    for rec in third:
+                        cells[(n_rows + 2 + rec["slot"], 0)] = _grid_text(ev, g, rec)
+                    n_rows += 4
+                p = pool or None
+                block = []
+                for r in range(n_rows):
+                    row = [ev.gname(g), ev.sname(s), p]
+                    for c in range(len(rounds)):
+                        name, score = cells.get((r, c), (None, None))
+                        row += [name, score]
+                    block.append(row)
+                blocks.append(block)
+    return width, [[*r, *([None] * (3 + 2 * width - len(r)))] for b in blocks for r in b]
+
+
+def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
+    e = rec["entrant"]
+    known = e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
+    name = f"{int(e)} {ev.name_of(g, int(e))}" if known else rec["text"]
+    return (("✓ " if rec["won"] else "") + name, rec["score"] or None)
+
+
+def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
+    """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
+    named stages, in order; places shared inside a part stay shared). Columns ``place``,
+    ``number``, ``source``, ``explanation``, ``ranking`` (the sub-entrant label of a separate
+    ranking, else ``None``); ``None`` while a stage is unfinished. A derived group
+    (``group.derived``) ranks the source group's entrants by a summed result value."""
+    if g.derived is not None:
+        d = _derived_standings(ev, g)
+        return None if d is None else d.assign(ranking=None)
+    if not g.stages or not all(ev.finished(g, s) for s in g.stages):
+        return None
+    sub = g.sub_entrants
+    if sub is not None and sub.separate_rankings:
+        teams = ev.groups[g.id].teams
+        frames = []
+        for lab in sub.labels:
+            keep = {n for n, t in teams.items() if t["pool"] == lab}
+            frames.append(_final_rows(ev, g, keep).assign(ranking=lab))
+        return pd.concat(frames, ignore_index=True)
+    return _final_rows(ev, g, None).assign(ranking=None)
+
+
+def ranking_name(ev: CoreEvent, g: Group, label, *, zh: bool | None = None) -> str:
+    """The name of one of a group's final rankings: the group's, or with ``sub_entrants``
+    ``组别（南北）`` per label."""
+    zh = ev.lang == "zh" if zh is None else zh
+    base = g.name_zh if zh else (g.name_en or g.name_zh)
+    if label is None or g.sub_entrants is None:
+        return base
+    j = g.sub_entrants.labels.index(label)
+    return f"{base}（{g.sub_entrants.name(j) if zh else label}）"
+
+
+def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
+    # without a final_ranking the last stage's places are the group's
+    parts = g.final_ranking or [FinalRankPart(from_stage=g.stages[-1].id)]
+    rows: list[dict] = []
+    seen: set[int] = set()
+    for part in parts:
+        s = g.stage(part.from_stage)
+        st = ev.state(g, s)
+        pl = s.format.placings(st).sort_values(["place"], kind="stable")
+        lo, hi = part.places.first, part.places.last or 10**6
+        pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
+        if keep is not None:
+            pl = pl[pl["entrant"].isin(keep)]
+        base = len(rows)
+        for rec in pl.to_dict("records"):
+            n = int(rec["entrant"])
+            if n in seen:
+                continue
+            seen.add(n)
+            same = [r for r in rows[base:] if r["_p"] == rec["place"]]
+            place = same[0]["place"] if same else len(rows) + 1
+            rows.append(dict(place=place, number=n, source=ev.sname(s), _p=rec["place"],
+                             explanation=f"{ev.sname(s)}{(rec['pool'] or '')}{'组' if rec['pool'] else ''}"
+                                         f"第{int(rec['place'])}名"))
+    return pd.DataFrame(rows, columns=["place", "number", "source", "explanation"])
+
+
+def _source_group(ev: CoreEvent, g: Group) -> Group:
+    """The group whose entrants ``g`` ranks (itself unless derived)."""
+    return ev.reg.group(g.derived.from_group) if g.derived is not None else g
+
+
+def _derived_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
+    """``group.derived``: the source group's entrants by the sum of the result value
+    ``derived.value`` over ``derived.stages`` (higher first, equal sums share the place; sums
+    ≤ ``min_value`` unranked). ``None`` while one of those stages is unfinished."""
+    d = g.derived
+    og = ev.reg.group(d.from_group)
+    if not ev.groups[og.id].drawn:
+        return None
+    stages = [og.stage(x) for x in d.stages]
+    if not all(ev.finished(og, s) for s in stages):
+        return None
+    total: dict[int, Decimal] = {}
+    for s in stages:
+        for r in ev.results(og, s).values():
+            vals = r.values.get(d.value)
+            if vals is None:
+                continue
+            for e, v in zip(r.match.sides, vals):
+                if e is not None and v is not None:
+                    total[int(e)] = total.get(int(e), Decimal(0)) + Decimal(str(v))
+    order = sorted(((v, n) for n, v in total.items() if v > d.min_value), key=lambda t: (-t[0], t[1]))
+    rows, prev = [], None
+    for i, (v, n) in enumerate(order, start=1):
+        place = rows[-1]["place"] if prev == v else i
+        prev = v
+        rows.append(dict(place=place, number=n, source=ev.gname(g),
+                         explanation=f"{'、'.join(ev.sname(s) for s in stages)}合计 {_num(v)}"))
+    return pd.DataFrame(rows, columns=["place", "number", "source", "explanation"])
