@@ -1,0 +1,479 @@
+"""Reading a competition-core workbook, sheet by sheet, into a :class:`CoreEvent`.
+
+Each reader validates its sheet (every bad cell an ``InputError`` with sheet!cell, collected in
+``ev.errors``) and stores plain values on the event: 退赛, the people roster's entrants, 组别 of
+roster rows, 抽签 and 晋级 (checked against the hidden copies their commands wrote), 对阵 (the
+record, hand edits included), and the typed 成绩 / 逐局成绩 / 罚分 as one ``TypedMatch`` per match.
+Used by :func:`bianpai.addin.competition.load_core_event` only.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+import pandas as pd
+
+from bianpai.engines.core import TypedMatch
+from bianpai.engines.errors import InputError
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks.tables import cell_of, find_sheet, read_table
+from bianpai.workbooks.tables import records as _all_records
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the event type, for annotations only (the event module imports this one)
+    from bianpai.addin.competition import CoreEvent
+
+
+def records(df: pd.DataFrame):
+    """Rows of a read sheet, without those whose cells were already reported as bad (their
+    blanks would only cause follow-on errors)."""
+    bad = df.attrs.get("bad_rows", set())
+    for row, rec in _all_records(df):
+        if row not in bad:
+            yield row, rec
+
+
+def _read_withdrawals(ev: CoreEvent) -> None:
+    """退赛 (typed by the arbiter, or appended by ``bianpai withdraw``): the team leaves the stage
+    it is playing after round 最后参赛轮次 (counted in that stage); 成绩处理 保留/取消, empty = the
+    regulation's ``withdrawal.results``."""
+    if not find_sheet(ev.port, K.WITHDRAWALS):
+        return
+    d = read_table(ev.port, K.WITHDRAWALS, errors=ev.errors)
+    sheet = d.attrs.get("sheet", K.WITHDRAWALS.zh)
+    for row, rec in records(d):
+        g = ev.group_of(rec["group"])
+        if g is None:
+            ev.errors.append(InputError(f"未知组别“{rec['group']}”", f"unknown group {rec['group']!r}",
+                                        sheet=sheet, cell=cell_of(d, row, "group")))
+            continue
+        n = rec["number"]
+        if n is None or int(n) not in ev.groups[g.id].teams:
+            ev.errors.append(InputError(f"{ev.gname(g)}的抽签中没有 {n} 号队", f"no team {n} in the draw",
+                                        sheet=sheet, cell=cell_of(d, row, "number")))
+            continue
+        current = None
+        for s in g.stages:
+            if ev.entered(g, s) and any(e.number == int(n) for e in ev.stage_entrants(g, s)):
+                current = s
+        if current is None:
+            ev.errors.append(InputError(f"{n} 号队不在任何已开始的阶段中", f"team {n} is in no running stage",
+                                        sheet=sheet, cell=cell_of(d, row, "number")))
+            continue
+        key = (g.id, current.id, int(n))
+        if key in ev.withdrawals:
+            ev.errors.append(InputError(f"{n} 号队的退赛登记了两次", f"team {n} withdrawn twice",
+                                        sheet=sheet, cell=cell_of(d, row, "number")))
+            continue
+        k = int(rec["after_round"])
+        drawn = max((m.round for m in ev.stage_matches(g, current)), default=0)
+        if not 0 <= k <= drawn:
+            ev.errors.append(InputError(
+                f"最后参赛轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
+                f"the last round played must be 0–{drawn}; got {k}",
+                sheet=sheet, cell=cell_of(d, row, "after_round")))
+            continue
+        res = rec["results"]
+        annul = (res == "取消") if res else ev.reg.withdrawal.results == "annul"
+        ev.withdrawals[key] = (k, annul, rec["reason"] or "")
+
+
+STAFF = re.compile(r"^(领队|教练|领队兼教练)$")
+
+
+def _entrants_from_people(ev: CoreEvent) -> None:
+    """One entrant row per individual (individual groups) or per 队名/组合 (pair and team
+    groups) from the people roster; the first person's row is the entrant's row. A pair or team
+    member without 队名/组合, or two different 序号 for one entrant, is an error with its cell."""
+    p = ev.people
+    sheet = p.attrs.get("sheet", L.ROSTER_PEOPLE.zh)
+    rows: dict[tuple, dict] = {}
+    index: list[int] = []
+    for row, rec in records(p):
+        g = ev.group_of(rec["group"])
+        if g is None or (rec["role"] and STAFF.match(str(rec["role"]))):
+            if g is None and rec["group"] is not None:
+                ev.errors.append(InputError(f"未知组别“{rec['group']}”", f"unknown group {rec['group']!r}",
+                                            sheet=sheet, cell=cell_of(p, row, "group")))
+            continue
+        if g.entrant == "individual":
+            key = (g.id, "#", row)
+            name = rec["name"]
+        else:
+            if not rec["team"]:
+                ev.errors.append(InputError(f"{ev.gname(g)}是{'双人' if g.entrant == 'pair' else '团体'}项目，"
+                                            "请填写“队名/组合”", f"{g.name_en or g.id} needs the team / pair name",
+                                            sheet=sheet, cell=cell_of(p, row, "team")))
+                continue
+            key = (g.id, rec["team"])
+            name = rec["team"]
+        e = rows.get(key)
+        if e is None:
+            e = rows[key] = dict(group=g.name_zh, number=rec["number"], name=name, unit=rec["unit"],
+                                 seed=rec.get("seed"), note=None, players=[],
+                                 gender=rec.get("gender"), rating=rec.get("rating"))
+            index.append(row)
+        elif rec["number"] is not None and e["number"] is not None and rec["number"] != e["number"]:
+            ev.errors.append(InputError(f"“{name}”的序号与其队友不同（{e['number']}）",
+                                        f"{name}: a different number from the partner's ({e['number']})",
+                                        sheet=sheet, cell=cell_of(p, row, "number")))
+        e["number"] = e["number"] if e["number"] is not None else rec["number"]
+        e["unit"] = e["unit"] or rec["unit"]
+        e["seed"] = e["seed"] if e["seed"] is not None else rec.get("seed")
+        e["players"].append(rec["name"])
+    out = []
+    for e in rows.values():
+        pl = (e.pop("players") + [None] * 6)[:6]
+        out.append({**e, **{f"player{i}": v for i, v in enumerate(pl, start=1)}, "captain": None})
+    # 性别 and 等级分 of the people roster stay readable (pool split by column, seeding by rating)
+    df = pd.DataFrame(out, index=pd.Index(index, name="row"),
+                      columns=[c.key for c in K.ROSTER.columns] + ["gender", "rating"]).astype(object)
+    df = df.where(pd.notna(df), None)
+    df.attrs = dict(p.attrs)
+    ev.roster = df
+
+
+def _read_roster_groups(ev: CoreEvent) -> None:
+    r = ev.roster
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    gids = []
+    names = "、".join(g.name_zh for g in ev.reg.groups)
+    for row, rec in records(r):
+        g = ev.group_of(rec["group"])
+        if g is None and rec["group"] is not None:
+            ev.errors.append(InputError(f"未知组别“{rec['group']}”，应为：{names}",
+                                        f"unknown group {rec['group']!r}; expected one of "
+                                        + ", ".join(x.name_en or x.id for x in ev.reg.groups),
+                                        sheet=sheet, cell=cell_of(r, row, "group")))
+        gids.append(g.id if g else None)
+    r["group_id"] = gids
+
+
+#: hidden copies of the record sheets a command generated (抽签, 晋级): a hand edit of a fact
+#: the event depends on is refused with its cell instead of being trusted or re-drawn
+RECORD_COPIES = {"draw": "_bianpai_draw", "entries": "_bianpai_entries"}
+DRAW_KEYS = ["group", "number", "name", "pool", "position", "roster_row", "seed"]
+ENTRY_KEYS = ["group", "stage", "number", "pool", "position", "from_stage", "from_pool",
+              "from_place", "carry", "join_round", "seed"]
+
+
+def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> None:
+    """Compare the record sheet ``df`` (columns ``keys``) with the hidden copy the generating
+    command wrote; every changed, added or deleted cell is an error naming it."""
+    copy = RECORD_COPIES[layout.key]
+    if copy not in ev.port.sheet_names():
+        return
+    grid = ev.port.read_values(copy)
+    saved = [list(r) + [None] * (len(keys) - len(r)) for r in grid[1:] if any(v is not None for v in r)]
+    sheet = df.attrs.get("sheet", layout.zh)
+    cols = df.attrs.get("columns", {})
+    now = [(row, [rec.get(k) for k in keys]) for row, rec in _all_records(df)]
+    norm = lambda v: "" if v is None else str(v).strip()  # noqa: E731
+    for i in range(max(len(saved), len(now))):
+        if i >= len(now):
+            ev.errors.append(InputError(
+                f"“{sheet}”表少了第{i + 2}行（原为 {'、'.join(norm(v) for v in saved[i] if v is not None)}）："
+                f"此表由命令生成，请勿删改；如需重抽请撤销或重新抽签",
+                f"row {i + 2} of {sheet} was deleted; this sheet is generated: undo instead",
+                sheet=sheet, cell=f"{i + 2}:{i + 2}"))
+            break
+        row, vals = now[i]
+        if i >= len(saved):
+            ev.errors.append(InputError(f"“{sheet}”表多了第{row}行：此表由命令生成，请勿添加",
+                                        f"row {row} was added to {sheet}; it is generated",
+                                        sheet=sheet, cell=f"{row}:{row}"))
+            continue
+        for k, a, b in zip(keys, saved[i], vals):
+            if norm(a) != norm(b):
+                ev.errors.append(InputError(
+                    f"“{sheet}”表的值被改动（原为“{norm(a)}”，现为“{norm(b)}”）：此表由命令生成，"
+                    f"是编排的依据，不能手改；如需调整请撤销或重新抽签/进入下一阶段",
+                    f"{sheet} was edited ({norm(a)!r} → {norm(b)!r}); it is generated, undo instead",
+                    sheet=sheet, cell=f"{cols.get(k, '?')}{row}"))
+
+
+def _read_draw(ev: CoreEvent) -> None:
+    if not find_sheet(ev.port, K.DRAW):
+        return
+    d = read_table(ev.port, K.DRAW, errors=ev.errors)
+    check_record(ev, K.DRAW, d, DRAW_KEYS)
+    sheet = d.attrs.get("sheet", K.DRAW.zh)
+    for row, rec in records(d):
+        g = ev.group_of(rec["group"])
+        if g is None or rec["number"] is None:
+            continue
+        gs = ev.groups[g.id]
+        n = int(rec["number"])
+        if n in gs.teams:
+            ev.errors.append(InputError(f"抽签表中{ev.gname(g)}队号 {n} 重复",
+                                        f"team number {n} repeated in the draw",
+                                        sheet=sheet, cell=cell_of(d, row, "number")))
+            continue
+        gs.teams[n] = dict(name=rec["name"], unit=rec["unit"], roster_row=rec["roster_row"],
+                           pool=rec["pool"], position=rec["position"])
+        if gs.seed is None and rec["seed"] not in (None, ""):
+            try:
+                gs.seed = int(str(rec["seed"]).strip())
+            except ValueError:
+                ev.errors.append(InputError(f"随机种子应为整数：“{rec['seed']}”",
+                                            f"the seed must be a whole number: {rec['seed']!r}",
+                                            sheet=sheet, cell=cell_of(d, row, "seed")))
+
+
+def _read_schedule(ev: CoreEvent) -> pd.DataFrame:
+    cols = ["group_id", "stage_id", "pool", "round", "table", "label", "side0", "side1", "row"]
+    if not find_sheet(ev.port, K.SCHEDULE):
+        return pd.DataFrame(columns=cols)
+    d = read_table(ev.port, K.SCHEDULE, errors=ev.errors)
+    sheet = d.attrs.get("sheet", K.SCHEDULE.zh)
+    out = []
+    seen: dict[tuple, int] = {}
+    for row, rec in records(d):
+        g = ev.group_of(rec["group"])
+        if g is None:
+            ev.errors.append(InputError(f"对阵表组别“{rec['group']}”未知", f"unknown group {rec['group']!r}",
+                                        sheet=sheet, cell=cell_of(d, row, "group")))
+            continue
+        s = ev.stage_of(g, rec["stage"])
+        if s is None:
+            ev.errors.append(InputError(f"对阵表阶段“{rec['stage']}”未知", f"unknown stage {rec['stage']!r}",
+                                        sheet=sheet, cell=cell_of(d, row, "stage")))
+            continue
+        teams = ev.groups[g.id].teams
+        for k in ("side0", "side1"):
+            v = rec[k]
+            if v is not None and int(v) not in teams:
+                ev.errors.append(InputError(f"队号 {v} 不在{ev.gname(g)}的抽签中",
+                                            f"team {v} is not in the draw of {g.name_en or g.id}",
+                                            sheet=sheet, cell=cell_of(d, row, k)))
+        key = (g.id, s.id, rec["pool"], rec["round"], rec["table"])
+        if key in seen:
+            ev.errors.append(InputError(f"对阵表中同一桌出现两次（另见第{seen[key]}行）",
+                                        f"the same table appears twice (see row {seen[key]})",
+                                        sheet=sheet, cell=cell_of(d, row, "table")))
+            continue
+        seen[key] = row
+        out.append(dict(group_id=g.id, stage_id=s.id, pool=rec["pool"], round=rec["round"],
+                        table=rec["table"], label=rec["label"], side0=rec["side0"],
+                        side1=rec["side1"], row=row))
+    _check_rounds(ev, out, sheet, d)
+    return _frame(out, cols)
+
+
+def _check_rounds(ev: CoreEvent, rows: list[dict], sheet: str, d: pd.DataFrame) -> None:
+    """An arbiter may edit 对阵 by hand; every entrant still plays at most once per round."""
+    seen: dict[tuple, int] = {}
+    for r in rows:
+        for k in ("side0", "side1"):
+            if r[k] is None:
+                continue
+            key = (r["group_id"], r["stage_id"], r["round"], int(r[k]))
+            if key in seen:
+                ev.errors.append(InputError(
+                    f"第{r['round']}轮 {r[k]}号 出现两次（另见第{seen[key]}行）：每轮每队只能出场一次",
+                    f"team {r[k]} appears twice in round {r['round']} (see row {seen[key]})",
+                    sheet=sheet, cell=cell_of(d, r["row"], k)))
+            else:
+                seen[key] = r["row"]
+
+
+def _read_entries(ev: CoreEvent) -> pd.DataFrame:
+    cols = ["group_id", "stage_id", "number", "pool", "position", "from_stage_id", "from_pool",
+            "from_place", "carry", "join_round", "seed"]
+    if not find_sheet(ev.port, K.ENTRIES):
+        return pd.DataFrame(columns=cols)
+    d = read_table(ev.port, K.ENTRIES, errors=ev.errors)
+    check_record(ev, K.ENTRIES, d, ENTRY_KEYS)
+    sheet = d.attrs.get("sheet", K.ENTRIES.zh)
+    out = []
+    for row, rec in records(d):
+        g = ev.group_of(rec["group"])
+        s = ev.stage_of(g, rec["stage"]) if g else None
+        if g is None or s is None or rec["number"] is None:
+            ev.errors.append(InputError("晋级表的组别、阶段或队号无法识别（此表由“进入下一阶段”生成，请勿改动）",
+                                        "unreadable qualifier row (written by advance; do not edit)",
+                                        sheet=sheet, cell=cell_of(d, row, "stage")))
+            continue
+        src = ev.stage_of(g, rec["from_stage"])
+        out.append(dict(group_id=g.id, stage_id=s.id, number=int(rec["number"]), pool=rec["pool"],
+                        position=rec["position"], from_stage_id=src.id if src else None,
+                        from_pool=rec["from_pool"], from_place=rec["from_place"],
+                        carry=rec["carry"], join_round=rec["join_round"], seed=rec["seed"]))
+    return _frame(out, cols)
+
+
+def _frame(rows: list[dict], cols: list[str]) -> pd.DataFrame:
+    """A DataFrame of record dicts whose empty cells stay ``None`` (pandas would turn ``None``
+    into NaN in mixed object columns, and keys such as an empty pool must compare equal)."""
+    df = pd.DataFrame(rows, columns=cols).astype(object)
+    return df.where(pd.notna(df), None)
+
+
+def _match_key(ev: CoreEvent, rec: dict, df: pd.DataFrame, row: int, sheet: str):
+    g = ev.group_of(rec["group"])
+    if g is None:
+        ev.errors.append(InputError(f"未知组别“{rec['group']}”", f"unknown group {rec['group']!r}",
+                                    sheet=sheet, cell=cell_of(df, row, "group")))
+        return None
+    s = ev.stage_of(g, rec["stage"])
+    if s is None:
+        ev.errors.append(InputError(f"未知阶段“{rec['stage']}”，应为："
+                                    + "、".join(x.name_zh for x in g.stages),
+                                    f"unknown stage {rec['stage']!r}",
+                                    sheet=sheet, cell=cell_of(df, row, "stage")))
+        return None
+    return (g.id, s.id, rec["pool"], rec["round"], rec["table"])
+
+
+def _all_columns(ev: CoreEvent, layout, df: pd.DataFrame) -> None:
+    """A typed sheet that exists must have every column of its layout: a renamed or deleted
+    header would silently drop what is typed under it (a result, a 判定)."""
+    if "sheet" not in df.attrs:
+        return
+    have = df.attrs.get("columns", {})
+    missing = [c for c in layout.columns if c.key not in have and not c.required]
+    for c in missing:
+        ev.errors.append(InputError(
+            f"“{df.attrs['sheet']}”表缺少“{c.zh}”列（第1行应为表头；表头被改名或删除）",
+            f"sheet {df.attrs['sheet']!r} has no column {c.en!r} (row 1 must be the header)",
+            sheet=df.attrs["sheet"], cell="1:1"))
+
+
+def _read_typed(ev: CoreEvent) -> None:
+    """成绩 (per match), 逐局成绩 (per game) and 罚分 into :class:`TypedMatch` per match key;
+    every row must name a drawn match, and each match is typed at one level only."""
+    drawn: dict[tuple, dict] = {}
+    if ev.schedule is not None:
+        for r in ev.schedule.to_dict("records"):
+            drawn[(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"])] = r
+    needed = bool(drawn)  # once matches are drawn, the entry sheets and all their columns
+    res_df = read_table(ev.port, ev.lay.results, required=needed, errors=ev.errors) \
+        if needed else read_table(ev.port, ev.lay.results, required=False, errors=ev.errors)
+    games_df = read_table(ev.port, ev.lay.games, required=needed, errors=ev.errors) \
+        if needed else read_table(ev.port, ev.lay.games, required=False, errors=ev.errors)
+    pen_df = read_table(ev.port, K.PENALTIES, required=False, errors=ev.errors)
+    for layout, df in ((ev.lay.results, res_df), (ev.lay.games, games_df), (K.PENALTIES, pen_df)):
+        _all_columns(ev, layout, df)
+    ev.game_cols = dict(games_df.attrs.get("columns", {}))
+    rsheet = res_df.attrs.get("sheet", ev.lay.results.zh)
+    gsheet = games_df.attrs.get("sheet", ev.lay.games.zh)
+    psheet = pen_df.attrs.get("sheet", K.PENALTIES.zh)
+    value_keys = [c.key for c in ev.lay.results.columns
+                  if c.key not in {k.key for k in K.KEY_COLUMNS} | {"side0", "side1", "decision",
+                                                                       "note"}]
+    game_keys = [c.key for c in ev.lay.games.columns if c.key not in
+                 {k.key for k in K.KEY_COLUMNS} | {"game"}]
+    totals: dict[tuple, tuple[dict, str | None, str]] = {}
+    cells: dict[tuple, dict[str, str]] = {}
+    # values the draw writes (几局胜 …) do not make a row "typed"
+    prefilled = {c.key for g in ev.reg.groups for s in g.stages
+                 for c in s.scoring.entry_match_columns() if getattr(c, "prefill", False)}
+    for row, rec in records(res_df):
+        key = _match_key(ev, rec, res_df, row, rsheet)
+        if key is None:
+            continue
+        m = drawn.get(key)
+        if m is None:
+            ev.errors.append(InputError("成绩行对应的比赛不在对阵表中（组别、阶段、小组、轮次、桌号）",
+                                        "no drawn match has this group/stage/pool/round/table",
+                                        sheet=rsheet, cell=cell_of(res_df, row, "table")))
+            continue
+        if (rec["side0"], rec["side1"]) != (m["side0"], m["side1"]):
+            ev.errors.append(InputError(
+                f"队号与对阵表不符：对阵表为 {m['side0']} 对 {m['side1']}",
+                f"team numbers differ from the pairings ({m['side0']} v {m['side1']})",
+                sheet=rsheet, cell=cell_of(res_df, row, "side0")))
+            continue
+        if key in totals:
+            ev.errors.append(InputError("同一场比赛的成绩录入了两行", "the same match is entered twice",
+                                        sheet=rsheet, cell=cell_of(res_df, row, "table")))
+            continue
+        totals[key] = ({k: rec.get(k) for k in value_keys}, rec["decision"],
+                       f"{rsheet}!{cell_of(res_df, row, value_keys[0] if value_keys else 'decision')}")
+        cells[key] = {k: f"{rsheet}!{cell_of(res_df, row, k)}" for k in [*value_keys, "decision"]}
+    games: dict[tuple, list[dict]] = {}
+    where_g: dict[tuple, str] = {}
+    for row, rec in records(games_df):
+        key = _match_key(ev, rec, games_df, row, gsheet)
+        if key is None:
+            continue
+        if key not in drawn:
+            ev.errors.append(InputError("逐局成绩行对应的比赛不在对阵表中", "no drawn match for this game row",
+                                        sheet=gsheet, cell=cell_of(games_df, row, "table")))
+            continue
+        games.setdefault(key, []).append({"game": rec["game"], **{k: rec.get(k) for k in game_keys},
+                                          "_row": row})
+        where_g.setdefault(key, f"{gsheet}!{cell_of(games_df, row, game_keys[0] if game_keys else 'game')}")
+    pens: dict[tuple, list[tuple[int, str, Decimal]]] = {}
+    for row, rec in records(pen_df):
+        key = _match_key(ev, rec, pen_df, row, psheet)
+        if key is None:
+            continue
+        m = drawn.get(key)
+        if m is None or rec["team"] not in (m["side0"], m["side1"]):
+            ev.errors.append(InputError("罚分行的队号不在该场比赛中", "the penalised team did not play this match",
+                                        sheet=psheet, cell=cell_of(pen_df, row, "team")))
+            continue
+        side = 0 if rec["team"] == m["side0"] else 1
+        pens.setdefault(key, []).append((side, rec["reason"] or "", Decimal(rec["points"])))
+    for key in set(totals) | set(games) | set(pens):
+        vals, decision, where_t = totals.get(key, ({}, None, ""))
+        rows = games.get(key, [])
+        gdf = pd.DataFrame(rows).sort_values("game") if rows else pd.DataFrame(columns=["game"])
+        has_totals = any(v is not None for k, v in vals.items() if k not in prefilled)
+        has_games = bool(rows) and gdf.drop(columns=["game", "_row"], errors="ignore").notna().any(axis=None)
+        if has_totals and has_games:
+            ev.errors.append(InputError("同一场比赛既在“成绩”表录入了总分，又在“逐局成绩”表录入了各局：只能二选一",
+                                        "a match is entered both as totals and game by game; keep one",
+                                        sheet=rsheet, cell=where_t.split("!")[-1]))
+            continue
+        ev.typed[key] = TypedMatch(games=gdf, totals=vals if has_totals else {},
+                                   decision=decision, penalties=tuple(pens.get(key, ())),
+                                   where=tuple(w for w in (where_t, where_g.get(key, "")) if w),
+                                   cells=cells.get(key, {}))
+
+
+def _check_members(ev: CoreEvent) -> None:
+    """出场名单: every typed cell of an entry column with ``member`` names a registered player of
+    that side's entrant (报名), and nobody plays two boards of one match."""
+    if ev.schedule is None or ev.schedule.empty:
+        return
+    sides = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): (r["side0"], r["side1"])
+             for r in ev.schedule.to_dict("records")}
+    sheet = ev.sheet(ev.lay.games)
+    for key, typed in ev.typed.items():
+        g = ev.reg.group(key[0])
+        s = g.stage(key[1])
+        cols = [c for c in s.scoring.entry_game_columns() if c.member and c.side is not None]
+        if not cols or typed.games.empty or key not in sides:
+            continue
+        teams = ev.groups[g.id].teams
+        for col in cols:
+            number = sides[key][col.side]
+            t = teams.get(int(number)) if number is not None else None
+            players: set[str] = set()
+            if t is not None and t.get("roster_row") is not None and t["roster_row"] in ev.roster.index:
+                rec = ev.roster.loc[t["roster_row"]]
+                players = {str(rec[f"player{i}"]).strip() for i in range(1, 7)
+                           if rec.get(f"player{i}") is not None}
+            seen: dict[str, Any] = {}
+            for r in typed.games.to_dict("records"):
+                v = r.get(col.key)
+                if v is None or v != v or str(v).strip() == "":
+                    continue
+                name = str(v).strip()
+                cell = f"{ev.game_cols.get(col.key, '')}{r.get('_row')}"
+                if name not in players:
+                    ev.errors.append(InputError(
+                        f"“{name}”不是{number}号{t['name'] if t else ''}的报名队员（出场名单只能填写本队报名队员）",
+                        f"{name!r} is not a registered player of entrant {number}",
+                        sheet=sheet, cell=cell))
+                elif name in seen:
+                    ev.errors.append(InputError(f"“{name}”在同一场比赛中出场两次",
+                                                f"{name!r} plays twice in one match",
+                                                sheet=sheet, cell=cell))
+                seen[name] = r.get("_row")
