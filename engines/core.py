@@ -377,6 +377,31 @@ class Scoring(Protocol):
         more often."""
 
 
+# ------------------------------------------------------------------------------ typed values
+
+def is_blank(v) -> bool:
+    """An empty cell as a scoring reads it: ``None``, blank text, NaN/NA."""
+    if v is None:
+        return True
+    if isinstance(v, str):
+        return v.strip() == ""
+    try:
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def decision_side(decisions: dict, decision) -> Any:
+    """What a 判定 code means for a scoring (its ``DECISIONS`` mapping, e.g. the side that
+    forfeits). Raises ``InputError`` naming the allowed codes for an unknown one."""
+    from bianpai.engines.errors import InputError
+    side = decisions.get(str(decision).strip())
+    if side is None:
+        raise InputError(f"未知的判定“{decision}”（应为：{'、'.join(decisions)}）",
+                         f"unknown decision {decision!r}")
+    return side
+
+
 # ------------------------------------------------------------------------------ registries
 
 FORMATS: dict[str, type] = {}

@@ -34,7 +34,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from bianpai.engines.core import (EntryColumn, Match, MatchResult, NotReady, Reason, TypedMatch,
-                                  register_scoring)
+                                  decision_side, is_blank, register_scoring)
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.rounding import to_decimal
 from bianpai.engines.standings import Criterion, register, sum_of
@@ -52,15 +52,6 @@ PLACE_ALIASES: dict[str, int] = {
 }
 
 
-def _is_missing(v) -> bool:
-    if v is None:
-        return True
-    if isinstance(v, str):
-        return v.strip() == ""
-    try:
-        return bool(pd.isna(v))
-    except (TypeError, ValueError):
-        return False
 
 
 def _place(v) -> int:
@@ -94,11 +85,11 @@ def game_places(games: pd.DataFrame, names: tuple[str, ...] = ("头游", "2游",
         try:
             g = int(to_decimal(r["game"]))
             s = r["side"]
-            s = int(to_decimal(s)) if not _is_missing(s) else -1
+            s = int(to_decimal(s)) if not is_blank(s) else -1
             if s not in (0, 1):
                 raise InputError(f"第{g}局：方 {r['side']} 无效（0 或 1）",
                                  f"game {g}: side {r['side']!r} invalid (0 or 1)")
-            if _is_missing(r["place"]):
+            if is_blank(r["place"]):
                 raise InputError(f"第{g}局：缺少名次", f"game {g}: a place is missing")
             p = _place(r["place"])
         except InputError as e:
@@ -199,7 +190,7 @@ class _FinishOrder(BaseModel):
         ``whole_only`` only games whose four places are all typed."""
         out = []
         for r in typed.game_records():
-            filled = [not _is_missing(r.get(k)) for k, _ in cls.SEATS]
+            filled = [not is_blank(r.get(k)) for k, _ in cls.SEATS]
             if all(filled) or (not whole_only and any(filled)):
                 out.append(r)
         return out
@@ -212,7 +203,7 @@ class _FinishOrder(BaseModel):
                             columns=["game", "side", "place"])
 
     def _regular_typed(self, typed: TypedMatch) -> bool:
-        games = {int(r["game"]) for r in self._game_rows(typed) if not _is_missing(r["game"])}
+        games = {int(r["game"]) for r in self._game_rows(typed) if not is_blank(r["game"])}
         return all(g in games for g in range(1, self.games_per_match + 1))
 
     def _extra_number(self) -> int:  # pragma: no cover - per subclass
@@ -227,9 +218,9 @@ class _FinishOrder(BaseModel):
             return 0
         rows = self._game_rows(typed)
         if any(int(r["game"]) == self._extra_number() for r in rows
-               if not _is_missing(r["game"])):
+               if not is_blank(r["game"])):
             return 0
-        regular = [r for r in rows if not _is_missing(r["game"])
+        regular = [r for r in rows if not is_blank(r["game"])
                    and int(r["game"]) <= self.games_per_match]
         try:
             places = game_places(self._long(regular), self.names)
@@ -252,7 +243,7 @@ class _FinishOrder(BaseModel):
     @staticmethod
     def _locate(exc: InputError, rows: list[dict]) -> InputError:
         g = getattr(exc, "game", None)
-        hit = next((r for r in rows if not _is_missing(r["game"]) and int(r["game"]) == g),
+        hit = next((r for r in rows if not is_blank(r["game"]) and int(r["game"]) == g),
                    rows[0] if rows else None)
         if hit is not None:
             exc.row, exc.column = hit.get("_row"), "place_0a"  # type: ignore[attr-defined]
@@ -263,11 +254,11 @@ class _FinishOrder(BaseModel):
         out: list[InputError] = []
         for r in self._game_rows(typed, whole_only=False):
             try:
-                if all(not _is_missing(r.get(k)) for k, _ in self.SEATS):
+                if all(not is_blank(r.get(k)) for k, _ in self.SEATS):
                     game_places(self._long([r]), self.names)
                 else:
                     for k, _ in self.SEATS:
-                        if not _is_missing(r.get(k)):
+                        if not is_blank(r.get(k)):
                             _place(r.get(k))
             except InputErrors as excs:
                 out += [self._locate(e, [r]) for e in excs.errors]
@@ -278,11 +269,7 @@ class _FinishOrder(BaseModel):
     def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
         """Score the typed games (or the 判定 弃权); errors name the game's first place cell."""
         if typed.decision:
-            side = self.DECISIONS.get(str(typed.decision).strip())
-            if side is None:
-                raise InputError(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
-                                 f"unknown decision {typed.decision!r}")
-            return self.forfeit(match, side)
+            return self.forfeit(match, decision_side(self.DECISIONS, typed.decision))
         rows = self._game_rows(typed)
         try:
             return self.score(match, self._long(rows))

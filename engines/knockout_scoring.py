@@ -23,7 +23,8 @@ from typing import Any, ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
+from bianpai.engines.core import (EntryColumn, Match, MatchResult, TypedMatch, decision_side,
+                                  register_scoring)
 from bianpai.engines.errors import InputError, RuleError
 from bianpai.engines.rounding import to_decimal
 from bianpai.engines.standings import Criterion, register, sum_of
@@ -459,11 +460,7 @@ class SingleGame(BaseModel):
     def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
         """Score the typed game(s) or the 判定 (弃权); errors name the 结果 cell."""
         if typed.decision:
-            side = self.DECISIONS.get(str(typed.decision).strip())
-            if side is None:
-                raise InputError(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
-                                 f"unknown decision {typed.decision!r}")
-            return self.forfeit(match, side)
+            return self.forfeit(match, decision_side(self.DECISIONS, typed.decision))
         rows = typed.rows_with("result")
         # +/- codes typed as the result are forfeits too
         code = str(rows[0]["result"]).strip().replace(" ", "")

@@ -31,7 +31,8 @@ from typing import Any, ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
+from bianpai.engines.core import (EntryColumn, Match, MatchResult, TypedMatch, is_blank,
+                                  register_scoring)
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.matchpoints import score_board, top
 from bianpai.engines.mitchell import NS, EW, boards_from_label, direction_of
@@ -206,14 +207,14 @@ class Upgrade80Scoring(BaseModel):
 
     @staticmethod
     def _typed(r: dict) -> bool:
-        return any(not _missing(r.get(k)) for k in ("points", "kitty_points", "kitty", "adjust"))
+        return any(not is_blank(r.get(k)) for k in ("points", "kitty_points", "kitty", "adjust"))
 
     def is_complete(self, typed: TypedMatch) -> bool:
         """A lateness decision, or 得分 on every prepared board row."""
         if typed.decision:
             return True
         recs = typed.games.to_dict("records")
-        return bool(recs) and all(not _missing(r.get("points")) for r in recs)
+        return bool(recs) and all(not is_blank(r.get("points")) for r in recs)
 
     def problems(self, match: Match, typed: TypedMatch) -> list:
         """Per-match problems are found by :meth:`score_stage` (the whole stage at once)."""
@@ -326,15 +327,6 @@ register_scoring(Upgrade80Scoring, "80分", "升级", "八十分", "升级80分"
 
 # ------------------------------------------------------------------------------ board values
 
-def _missing(v) -> bool:
-    if v is None:
-        return True
-    if isinstance(v, str):
-        return v.strip() == ""
-    try:
-        return bool(pd.isna(v))
-    except (TypeError, ValueError):
-        return False
 
 
 def _int(v, what_zh: str, what_en: str) -> int:
@@ -360,27 +352,27 @@ def board_score(points, kitty_points=None, kitty=None, adjust=None, *,
     points with 抠底 above 8 cards' worth)."""
     rules = rules or Upgrade80Scoring()
     step, total = rules.point_step, rules.total_points
-    if _missing(points):
+    if is_blank(points):
         raise InputError("缺少得分", "the points are missing")
     p = _int(points, "得分", "points")
     if p < 0 or p > total or p % step:
         raise InputError(f"得分 {p} 无效：须为 0–{total} 之间 {step} 的倍数",
                          f"points {p} invalid: a multiple of {step} from 0 to {total}")
-    code_raw = "" if _missing(kitty) else str(kitty).strip()
+    code_raw = "" if is_blank(kitty) else str(kitty).strip()
     code_key = code_raw.lower() if code_raw.lower() in KITTY_CODES else code_raw
     if code_key not in KITTY_CODES:
         raise InputError(f"抠底「{code_raw}」无效：应为 单抠、双抠、拖拉机抠 或留空",
                          f"kitty capture {code_raw!r} invalid: single, double, tractor or empty")
     code = KITTY_CODES[code_key]
-    kp = 0 if _missing(kitty_points) else _int(kitty_points, "底牌分", "kitty points")
+    kp = 0 if is_blank(kitty_points) else _int(kitty_points, "底牌分", "kitty points")
     if kp < 0 or kp % step or kp > rules.max_kitty_points or p + kp > total:
         raise InputError(f"底牌分 {kp} 无效：须为 {step} 的倍数、不超过 {rules.max_kitty_points}，"
                          f"且与得分合计不超过 {total}",
                          f"kitty points {kp} invalid: a multiple of {step}, at most "
                          f"{rules.max_kitty_points}, and points + kitty at most {total}")
-    if code and kp == 0 and _missing(kitty_points):
+    if code and kp == 0 and is_blank(kitty_points):
         raise InputError("填写了抠底但没有填底牌分", "a kitty capture is typed without its kitty points")
-    adj = 0 if _missing(adjust) else _int(adjust, "罚分调整", "penalty adjustment")
+    adj = 0 if is_blank(adjust) else _int(adjust, "罚分调整", "penalty adjustment")
     if adj % step:
         raise InputError(f"罚分调整 {adj} 须为 {step} 的倍数",
                          f"penalty adjustment {adj} must be a multiple of {step}")
@@ -470,7 +462,7 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
             if by_key[k].sides[side] is None:
                 raise InputError(f"第{k[0]}轮第{k[1]}桌该方向无人", f"no pair on that side at "
                                  f"round {k[0]} table {k[1]}")
-            board = None if _missing(a.get("board")) else _int(a.get("board"), "牌号", "board")
+            board = None if is_blank(a.get("board")) else _int(a.get("board"), "牌号", "board")
             if kind == "board_misplaced" and board is None:
                 raise InputError("插错牌套的罚分须写明牌号（三7）",
                                  "a misplaced-board penalty needs the board number (三7)")
@@ -479,11 +471,11 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
                                  f"round {k[0]} table {k[1]} did not play board {board}")
             val = a.get("value")
             if kind == "late":
-                minutes = to_decimal(val) if not _missing(val) else Decimal(rules.late_minutes + 1)
+                minutes = to_decimal(val) if not is_blank(val) else Decimal(rules.late_minutes + 1)
                 if minutes > rules.late_minutes:
                     forfeits[k] = side
                 continue
-            mp = rules.penalty_mp if _missing(val) else to_decimal(val)
+            mp = rules.penalty_mp if is_blank(val) else to_decimal(val)
             if mp < 0:
                 raise InputError(f"罚比赛分 {mp} 须为正数", f"penalty {mp} must be positive")
             penalties[k][side] += mp
@@ -516,7 +508,7 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
             if board in scores[k]:
                 raise InputError(f"第{k[0]}轮第{k[1]}桌第{board}副成绩重复",
                                  f"board {board} of round {k[0]} table {k[1]} is typed twice")
-            scored = rules.scored_side if _missing(b.get("scored")) else direction_of(b.get("scored"))
+            scored = rules.scored_side if is_blank(b.get("scored")) else direction_of(b.get("scored"))
             s = board_score(b.get("points"), b.get("kitty_points"), b.get("kitty"),
                             b.get("adjust"), rules=rules)
             scores[k][board] = Decimal(s if scored == NS else -s)
