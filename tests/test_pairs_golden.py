@@ -1,0 +1,21 @@
+"""The Shenzhen guandan pairs workbook, cell for cell, against its golden reference.
+
+规程 八（二）："比赛分为每副牌按同方向比较……"；八（三）轮空 51%、1.5 场分；十一（三）（四）超时、迟到罚则；
+十三 名次排列。The golden files (``tests/data/golden/shenzhen``, written by
+``python -m tests.golden_build``) hold every sheet a whole event produces — draw, a hand-edited
+对阵, board and typed round results, penalties, standings, 交叉表, awards — so any port of the
+pipeline must give the same sheets, in the same order, with the same values.
+"""
+
+from tests.golden_build import build, dump, load_golden
+
+
+def test_whole_event_matches_golden(tmp_path):
+    """Same sheet names and order, same values in every cell (日志 times aside)."""
+    got = dump(build(tmp_path / "golden.xlsx"))
+    want = load_golden()
+    assert list(got) == list(want)
+    for name, rows in want.items():
+        assert len(got[name]) == len(rows), name
+        for i, (g, w) in enumerate(zip(got[name], rows)):
+            assert g == w, f"{name} row {i + 1}: {g} != {w}"
