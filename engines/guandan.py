@@ -20,6 +20,7 @@ import pandas as pd
 from pydantic import BaseModel, Field, field_validator
 
 from bianpai.engines.errors import RuleError
+from bianpai.engines.guandan_pairs import GuandanPairsCore
 from bianpai.engines.matchpoints import artificial_shares, score_boards
 from bianpai.engines.rounding import q2, to_decimal
 
@@ -126,8 +127,11 @@ class Penalty(BaseModel):
     text: str = ""
 
 
-class GuandanScoring(BaseModel):
-    """Everything needed to score a guandan pairs round (rules 八, 十一 of the Shenzhen 规程)."""
+class GuandanScoring(GuandanPairsCore, BaseModel):
+    """Everything needed to score a guandan pairs round (rules 八, 十一 of the Shenzhen 规程).
+
+    Also the competition core's ``Scoring`` of guandan pairs (:class:`~bianpai.engines.
+    guandan_pairs.GuandanPairsCore`: entry columns, ``score_stage``)."""
 
     kind: Literal["guandan_pairs"] = "guandan_pairs"
     bands: MatchPointBands

@@ -1,0 +1,155 @@
+"""Guandan pairs as a competition-core scoring agrees with the Shenzhen workbook's numbers.
+
+规程 八（二）："比赛分为每副牌按同方向比较的比赛分之和除以顶分之和的百分比"；八（三）"轮空……51%，
+场分1.5分"；十一（三）超时罚则、十一（四）迟到罚则（迟到一轮判该轮弃权）；十三 名次：场分→平均得分率→
+相互间胜负→获胜轮数→平局轮数→级差. The golden workbook (tests/golden_build.py, made by the
+old pipeline) is read back as core typed matches; the core scoring must give every pair's
+比赛分, 场分, 级差, 罚分 and result of 成绩汇总, and the 排名 of the same chain.
+"""
+
+from decimal import Decimal
+
+import pandas as pd
+import pytest
+
+from bianpai.engines import core
+from bianpai.engines.core import Match, TypedMatch
+from bianpai.engines.errors import InputError, InputErrors
+from bianpai.engines.standings import rank
+from bianpai.templates.presets_io import load_preset
+from tests.golden_build import load_golden
+
+OUTCOME_ZH = {"W": "胜", "D": "平", "L": "负", "BYE": "轮空", "FW": "对方弃权", "FL": "弃权"}
+
+
+@pytest.fixture(scope="module")
+def golden():
+    return load_golden()
+
+
+@pytest.fixture(scope="module")
+def stage():
+    return load_preset("shenzhen-guandan-pairs-2023").groups[0].stages[0]
+
+
+def _typed(golden, group: str, b: int):
+    """对阵/成绩/轮成绩/罚分 of one group as core matches and typed matches."""
+    matches = []
+    for r in golden["对阵"][1:]:
+        if r[0] == group:
+            matches.append(Match(round=r[1], table=r[2], sides=(r[3], r[5])))
+    by = {(m.round, m.sides[0]): m for m in matches}
+    games: dict = {}
+    for r in golden["成绩"][1:]:
+        if r[0] != group or (r[1], r[4]) not in by or by[(r[1], r[4])].sides[1] != r[5]:
+            continue
+        m = by[(r[1], r[4])]
+        games.setdefault(m.key, []).append({"game": r[3] - (r[1] - 1) * b, "ns_score": r[6],
+                                             "code": r[7]})
+    totals, decisions, pens = {}, {}, {}
+    for r in golden["轮成绩"][1:]:
+        if r[0] == group:
+            m = by[(r[1], r[3])]
+            totals[m.key] = {"ns_pct": r[5], "ew_pct": r[6], "ns_level_diff": r[8]}
+            decisions[m.key] = r[7]
+    for r in golden["罚分"][1:]:
+        if r[0] == group:
+            m = next(m for m in matches if m.round == r[1] and r[2] in m.sides)
+            value = r[4] if r[3] in ("超时", "迟到") else r[5]
+            pens.setdefault(m.key, []).append((m.sides.index(r[2]), r[3], value))
+    typed = {}
+    for m in matches:
+        k = m.key
+        if k in games or k in totals or k in pens:
+            typed[k] = TypedMatch(games=pd.DataFrame(games.get(k, []), columns=["game", "ns_score",
+                                                                               "code"]),
+                                  totals=totals.get(k, {}), decision=decisions.get(k),
+                                  penalties=tuple(pens.get(k, ())))
+    return matches, typed
+
+
+@pytest.mark.parametrize("group", ["男子双人赛", "女子双人赛"])
+def test_core_scoring_gives_the_round_results_sheet(golden, stage, group):
+    """成绩汇总: every pair and round, same 比赛分%, 场分, 级差, 罚分 and result."""
+    sc = stage.scoring
+    matches, typed = _typed(golden, group, sc.boards_per_round)
+    results = sc.score_stage(matches, typed)
+    rows = core.entrant_rows(results)
+    got = {(int(r.entrant), int(r.round)): r for r in rows.itertuples()}
+    want = [r for r in golden["成绩汇总"][1:] if r[0] == group]
+    assert len(got) == len(want)
+    for w in want:
+        r = got[(w[1], w[3])]
+        opp = None if pd.isna(r.opponent) else int(r.opponent)
+        assert opp == w[4]
+        assert float(r.score_pct) == w[6], (w, r)
+        assert float(r.match_points) == w[7], (w, r)
+        assert int(r.level_diff) == w[8], (w, r)
+        assert (float(r.penalty_pct) or None) == w[9], (w, r)
+        assert OUTCOME_ZH[r.outcome] == w[10], (w, r)
+
+
+@pytest.mark.parametrize("group", ["男子双人赛", "女子双人赛"])
+def test_core_scoring_gives_the_standings(golden, stage, group):
+    """排名: the preset's chain over the core results gives the same places and values."""
+    sc = stage.scoring
+    matches, typed = _typed(golden, group, sc.boards_per_round)
+    rows = core.entrant_rows(sc.score_stage(matches, typed))
+    want = [r for r in golden["排名"][1:] if r[0] == group]
+    seed = int(next(r[5] for r in golden["抽签"][1:] if r[0] == group))
+    st = rank([r[2] for r in want], rows, stage.tie_breaks.criteria, seed=seed,
+              ctx={"restart": stage.tie_breaks.restart_head_to_head}).table
+    assert list(st["entrant"]) == [r[2] for r in want]
+    assert list(st["rank"]) == [r[1] for r in want]
+    assert [float(v) for v in st["match_points"]] == [r[6] for r in want]
+    assert [float(v) for v in st["avg_score_pct"]] == [r[7] for r in want]
+    assert [int(v) for v in st["level_diff"]] == [r[11] for r in want]
+
+
+def test_entry_columns_are_the_shenzhen_headers(stage):
+    """The entry columns carry the headers of 成绩 (南北得分, 代码) and 轮成绩 (南北/东西比赛分%,
+    判定, 南北级差), so an existing workbook still reads."""
+    sc = stage.scoring
+    assert [c.zh for c in sc.entry_game_columns()] == ["南北得分", "代码"]
+    assert [c.zh for c in sc.entry_match_columns()] == ["南北比赛分%", "东西比赛分%", "南北级差"]
+    assert sc.entry_decisions() == ["正常", "南北弃权", "东西弃权", "双方弃权"]
+    assert sc.scope == "stage" and sc.games_per_match == 6
+
+
+def test_penalty_ladders(stage):
+    """十一（三）超时2+~5分钟罚10%；十一（四）迟到5+~10分钟罚20%，10分钟以上每5分钟加扣20%；迟到满一轮
+    (50分钟) 须按“迟到一轮”录入."""
+    sc = stage.scoring
+    assert sc.penalty_pct("超时", 3) == Decimal(10)
+    assert sc.penalty_pct("迟到", 7) == Decimal(20)
+    assert sc.penalty_pct("迟到", 12) == Decimal(40)
+    assert sc.penalty_pct("直接", 25) == Decimal(25)
+    assert sc.penalty_pct("迟到一轮", None) == Decimal(0)
+    with pytest.raises(InputError, match="迟到一轮"):
+        sc.penalty_pct("迟到", 50)
+    with pytest.raises(InputError, match="未知的罚分类别"):
+        sc.penalty_pct("吸烟", 1)
+
+
+def test_one_board_table_in_a_round_is_refused(stage):
+    """八（二）比赛分按同方向比较：一轮只有一桌逐副录入时无从比较，须直接录入比赛分."""
+    sc = stage.scoring
+    ms = [Match(1, 1, (1, 2)), Match(1, 2, (3, 4))]
+    games = pd.DataFrame([{"game": i, "ns_score": 1, "code": None} for i in range(1, 7)])
+    typed = {ms[0].key: TypedMatch(games=games, where=("成绩!G2",)),
+             ms[1].key: TypedMatch(games=games.iloc[0:0], totals={"ns_pct": 50, "ew_pct": 50})}
+    with pytest.raises(InputErrors) as exc:
+        sc.score_stage(ms, typed)
+    assert exc.value.errors[0].cell == "G2"
+
+
+def test_two_rounds_late_forfeits_the_rest(stage):
+    """十一（四）5：迟到两轮取消比赛资格 — every later match of the pair is forfeited."""
+    sc = stage.scoring
+    ms = [Match(1, 1, (1, 2)), Match(2, 1, (1, 3)), Match(3, 1, (2, 3)), Match(3, 2, (1, None))]
+    empty = pd.DataFrame(columns=["game", "ns_score", "code"])
+    typed = {ms[1].key: TypedMatch(games=empty, penalties=((0, "迟到两轮", None),))}
+    res = {r.match.key: r for r in sc.score_stage(ms, typed)}
+    assert res[ms[1].key].outcome == ("FL", "FW")
+    assert res[ms[1].key].points == (Decimal(0), Decimal(2))
+    assert ms[0].key not in res  # round 1: nothing entered
