@@ -65,8 +65,8 @@ def load_event(port: WorkbookPort) -> Event:
     """Regulation (preset + 规程 sheet) and the roster, type-checked. Errors are collected in
     ``Event.errors`` (the roster's bad cells included); the 规程 sheet's errors raise at once."""
     reg = regulation_from_sheet(port)
-    from bianpai.addin import commands  # noqa: PLC0415  (page headers carry the event title)
-    commands.TITLE["text"] = reg.title_zh if reg.language == "zh" else (reg.title_en or reg.title_zh)
+    from bianpai.addin.command_infra import TITLE  # noqa: PLC0415  (page headers carry it)
+    TITLE["text"] = reg.title_zh if reg.language == "zh" else (reg.title_en or reg.title_zh)
     errors: list[InputError] = []
     roster = read_table(port, L.ROSTERS[reg.roster_layout], errors=errors)
     ev = Event(reg=reg, lang=reg.language, roster=roster, errors=errors)

@@ -49,11 +49,8 @@ def _finished(port: WorkbookPort, has_awards: bool, standings_layouts) -> tuple[
 
 
 def _pairs_status(port: WorkbookPort) -> tuple[str, str]:
-    from bianpai.addin.commands import (  # noqa: PLC0415
-        collect_results,
-        eligibility_findings,
-        roster_findings,
-    )
+    from bianpai.addin.pairs_check import eligibility_findings, roster_findings  # noqa: PLC0415
+    from bianpai.addin.pairs_results import collect_results  # noqa: PLC0415
     from bianpai.addin.event import load_event, read_draw  # noqa: PLC0415
 
     ev = load_event(port)

@@ -1,0 +1,189 @@
+"""The awards writer: a final ranking → 奖励, 领奖签收表 and 证书 (shared by every event).
+
+:func:`write_awards` allocates places, prizes, tax, trophies and certificates by the
+regulation's ``awards`` block (:func:`bianpai.engines.prizes.allocate`) from a final standings
+frame; :func:`final_standings` and :func:`typed_placings` give that frame for an event ranked by
+its own stages (排名) or typed by the organizer (名次录入).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pandas as pd
+
+from bianpai.addin.command_infra import CommandResult, finish, write_generated
+from bianpai.addin.event import Event, entrant_name, entries_per_group
+from bianpai.engines.errors import InputError, InputErrors
+from bianpai.templates.schema import Regulation
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.tables import cell_of, find_sheet, read_table, records
+
+def _json(v):
+    if isinstance(v, Decimal):
+        return float(v) if v != v.to_integral_value() else int(v)
+    return v
+
+
+def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
+    """The final ranking the prize table reads: the generated 排名 when the regulation's stages
+    produced one, else the typed 名次录入 sheet. Columns: ``group`` (str, name_zh), ``place``
+    (int), ``entrant_id``, ``name``, ``unit``, ``person_id``. Raises ``InputErrors``."""
+    errs: list[InputError] = []
+    ranked = find_sheet(port, L.STANDINGS) is not None and len(port.read_values(
+        find_sheet(port, L.STANDINGS))) > 1
+    if ranked:
+        df = read_table(port, L.STANDINGS, errors=errs)
+        df = df[df["rank"].notna()]  # disqualified entrants have no place and no award
+        out = pd.DataFrame({"group": df["group"], "place": df["rank"],
+                            "entrant_id": [f"{g}#{e}" for g, e in zip(df["group"], df["entrant"])],
+                            "name": df["entrant_name"], "unit": df["unit"]})
+    elif find_sheet(port, L.PLACINGS) is not None:
+        out, df = typed_placings(port, ev, errs)
+    else:
+        raise InputErrors([InputError("还没有排名：请先“计算排名”，或在“名次录入”表填写名次",
+                                      "no ranking yet: run rank, or type places in Placings",
+                                      sheet=L.PLACINGS.zh)])
+    sheet = df.attrs.get("sheet", "")
+    names = []
+    for row, g in df["group"].items():
+        grp = ev.group_of(g, sheet=sheet, cell=cell_of(df, row, "group")) if g else None
+        names.append(grp.name_zh if grp else g)
+    out["group"] = names
+    errs += ev.errors
+    if errs:
+        raise InputErrors(errs)
+    return out.reset_index(drop=True)
+
+
+def typed_placings(port: WorkbookPort, ev, errs: list[InputError]
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The typed 名次录入 as a ranking (columns ``group``, ``place``, ``entrant_id``, ``name``,
+    ``unit``, ``person_id``) and the sheet as read; problems
+    (:func:`placings_findings`) are appended to ``errs``. Also read by the competition core
+    for its groups without stages."""
+    df = read_table(port, L.PLACINGS, errors=errs)
+    errs += placings_findings(df, ev)
+    out = pd.DataFrame({"group": df["group"], "place": df["rank"],
+                        "entrant_id": [f"{g}#{n}" for g, n in zip(df["group"], df["name"])],
+                        "name": df["name"], "unit": df["unit"],
+                        "person_id": df["person_id"]})
+    return out, df
+
+
+def entrant_names(ev: Event) -> dict[str, set[str]]:
+    """Names a ranking may use per group name_zh: pair names (甲/乙), team names, and the
+    names of individual players."""
+    out: dict[str, set[str]] = {}
+    for _, rec in records(ev.roster):
+        if not rec.get("group_id"):
+            continue
+        g = ev.reg.group(rec["group_id"]).name_zh
+        names = out.setdefault(g, set())
+        if ev.reg.roster_layout == "pairs":
+            names.add(entrant_name(rec))
+            names.update(n for n in (rec.get("name1"), rec.get("name2")) if n)
+        else:
+            names.update(n for n in (rec.get("team"), rec.get("name")) if n)
+    return out
+
+
+def placings_findings(df: pd.DataFrame, ev: Event) -> list[InputError]:
+    """A typed 名次录入 must name each entrant once, entrants of the roster's group only, and
+    rank no more entrants than the group has."""
+    errs: list[InputError] = []
+    sheet = df.attrs.get("sheet", L.PLACINGS.zh)
+    known = entrant_names(ev)
+    seen: dict = {}
+    counts: dict = {}
+    for row, rec in records(df):
+        if not rec["group"] or not rec["name"]:
+            continue
+        try:
+            g = ev.reg.group(str(rec["group"])).name_zh
+        except KeyError:
+            continue  # reported by the group check
+        key = (g, rec["name"])
+        if key in seen:
+            errs.append(InputError(f"“{rec['name']}”在{g}中出现两次（另见第{seen[key]}行）",
+                                   f"{rec['name']} is ranked twice in {g} (see row {seen[key]})",
+                                   sheet=sheet, cell=cell_of(df, row, "name")))
+            continue
+        seen[key] = row
+        counts[g] = counts.get(g, 0) + 1
+        if known.get(g) and rec["name"] not in known[g]:
+            errs.append(InputError(f"“{rec['name']}”不在{g}的报名表中；请核对姓名/队名",
+                                   f"{rec['name']} is not on the roster of {g}",
+                                   sheet=sheet, cell=cell_of(df, row, "name")))
+    for g, n in counts.items():
+        entries = entries_per_group(ev).get(g, 0)
+        if entries and n > entries:
+            errs.append(InputError(f"{g}录入了 {n} 个名次，但只有 {entries} 个报名",
+                                   f"{g}: {n} places typed for {entries} entries", sheet=sheet))
+    return errs
+
+
+def _money(v):
+    return None if v is None or (isinstance(v, float) and v != v) else v
+
+
+def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
+                 entries: dict[str, int], lang: str, *, args: dict | None = None) -> CommandResult:
+    """Allocate (:func:`bianpai.engines.prizes.allocate`) from a final ``standings`` frame
+    (columns ``group, place, entrant_id, name, unit``) with ``entries`` per group, write 奖励,
+    领奖签收表 and 证书, log and save. Shared by the pairs/individual and the team flows."""
+    from bianpai.engines.prizes import allocate, yuan_capital
+
+    alloc = allocate(standings, reg.awards, entries)
+    t = alloc.table
+    award_rows, receipt_rows, cert_rows = [], [], []
+    for rec in t.to_dict("records"):
+        award_rows.append([rec["group"], rec["place_label"], rec["name"], rec["unit"],
+                           rec["award"], _money(rec["gross"]), _money(rec["tax_withheld"]),
+                           _money(rec["net"]), rec["note"]])
+        net = _money(rec["net"])
+        if net:
+            receipt_rows.append([rec["group"], rec["place_label"], rec["name"], net,
+                                 yuan_capital(net), "", ""])
+        titles = [x for x, flag in (("奖杯", rec["trophy"]), ("奖牌", rec["medal"]),
+                                    ("证书", rec["certificate"])) if flag]
+        if titles or rec["qualification"]:
+            cert_rows.append([rec["group"], rec["place_label"], rec["name"], rec["unit"],
+                              "、".join(titles) + (f"（{rec['award']}）" if rec["award"] else ""),
+                              rec["qualification"]])
+    totals = alloc.totals
+    paid = any(_money(v) is not None for v in t["gross"]) if len(t) else False
+    if len(totals) and paid:
+        last = totals.iloc[-1]
+        award_rows.append(["合计" if lang == "zh" else "Total", "", "", "", "",
+                           _money(last["gross"]), _money(last["tax_withheld"]), _money(last["net"]),
+                           ""])
+        total_net = _money(last["net"])
+        if total_net:
+            receipt_rows.append(["合计" if lang == "zh" else "Total", "", "", total_net,
+                                 yuan_capital(total_net), "", ""])
+    if not paid:
+        later = any(getattr(getattr(g, "prize_table", None), "announced_later", False)
+                    for g in (reg.awards.groups if reg.awards is not None else []))
+        if later:  # 十一: 具体奖金数额另行通知 — not "no money"
+            receipt_rows = [["（规程规定奖金另行通知：请在“规程”表填入各名次金额后重新奖励分配）" if lang == "zh"
+                             else "(prize money announced later: type the amounts in the "
+                                  "Regulation sheet and run awards again)",
+                             "", "", None, "", "", ""]]
+        else:
+            receipt_rows = [["（本规程未设奖金，无需签收）" if lang == "zh" else "(no prize money)",
+                         "", "", None, "", "", ""]]
+    write_generated(port, L.AWARDS, award_rows, lang)
+    write_generated(port, L.AWARD_RECEIPTS, receipt_rows, lang)
+    write_generated(port, L.CERTIFICATES, cert_rows, lang)
+    n_money = sum(1 for r in receipt_rows[:-1] if r[3]) if paid else 0
+    result = CommandResult(
+        "awards", f"奖励分配：{len(award_rows) - (1 if len(totals) and paid else 0)} 行，"
+                  f"发奖金 {n_money} 人次；" + "；".join(x.split(" / ")[0] for x in alloc.log),
+        f"awards: {len(t)} rows, {n_money} paid; " + "; ".join(
+            x.split(" / ")[-1] for x in alloc.log),
+        data={"awards": [{k: _json(v) if not isinstance(v, (bool, type(None))) else v
+                          for k, v in r.items()} for r in t.to_dict("records")],
+              "log": alloc.log, "cancelled": alloc.cancelled})
+    return finish(port, result, args or {}, lang)
