@@ -57,7 +57,9 @@ def is_core_regulation(reg: Regulation) -> bool:
     """True when the regulation's stages run on the competition core (every stage's format and
     scoring are registered core pieces)."""
     stages = [s for g in reg.groups for s in g.stages]
-    return bool(stages) and all(_is_core_stage(s) for s in stages)
+    # the 选手1/选手2 pairs roster (layouts.ROSTER_PAIRS) is read by the pairs round robin
+    # commands (addin.pairs_*), not by the core, which reads team and people rosters
+    return bool(stages) and reg.roster_layout != "pairs" and all(_is_core_stage(s) for s in stages)
 
 
 def is_core_workbook(port: WorkbookPort) -> bool:

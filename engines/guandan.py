@@ -19,6 +19,7 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, Field, field_validator
 
+from bianpai.engines.core import register_scoring
 from bianpai.engines.errors import RuleError
 from bianpai.engines.guandan_pairs import GuandanPairsCore
 from bianpai.engines.matchpoints import artificial_shares, score_boards
@@ -280,3 +281,6 @@ def _set_outcome(a: dict, b: dict, rules: "GuandanScoring | None" = None) -> Non
         a["outcome"] = b["outcome"] = DRAW
     else:  # e.g. 0.5 : 0.5 after a penalty: neither pair won nor drew (audit D7)
         a["outcome"] = b["outcome"] = LOSS
+
+
+register_scoring(GuandanScoring, "掼蛋双人", "掼蛋双人赛")

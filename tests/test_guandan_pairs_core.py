@@ -153,3 +153,23 @@ def test_two_rounds_late_forfeits_the_rest(stage):
     assert res[ms[1].key].outcome == ("FL", "FW")
     assert res[ms[1].key].points == (Decimal(0), Decimal(2))
     assert ms[0].key not in res  # round 1: nothing entered
+
+
+def test_one_round_late_forfeits_that_round(stage):
+    """十一（四）4："迟到一轮……判该轮弃权" — the late pair loses that round 0 %/0 and the other
+    gets 55 %/2 (十一（四）: 弃权 scores); its other rounds stand."""
+    sc = stage.scoring
+    assert sc.lateness.rounds_forfeit == 1
+    ms = [Match(1, 1, (1, 2)), Match(1, 2, (3, 4)), Match(2, 1, (1, 3)), Match(2, 2, (2, 4))]
+    empty = pd.DataFrame(columns=["game", "ns_score", "code"])
+    pct = {"ns_pct": 50, "ew_pct": 50}
+    typed = {ms[0].key: TypedMatch(games=empty, totals=pct),
+             ms[1].key: TypedMatch(games=empty, totals=pct),
+             ms[2].key: TypedMatch(games=empty, penalties=((1, "迟到一轮", None),)),
+             ms[3].key: TypedMatch(games=empty, totals=pct)}
+    res = {r.match.key: r for r in sc.score_stage(ms, typed)}
+    late = res[ms[2].key]
+    assert late.outcome == ("FW", "FL")
+    assert late.points == (Decimal(2), Decimal(0))
+    assert late.values["score_pct"] == (Decimal(55), Decimal(0))
+    assert res[ms[0].key].outcome == ("D", "D")
