@@ -183,7 +183,10 @@ class GuandanPairsCore:
                 try:
                     pct = self.penalty_pct(kind, value)
                 except InputError as exc:
-                    errs.append(_at(exc, t, f"penalty:{side}"))
+                    # the typed match carries no 罚分 cell: the message names round, table, pair
+                    errs.append(InputError(f"第{m.round}轮第{m.table}桌 {entrant}号罚分：{exc.zh}",
+                                           f"round {m.round} table {m.table} pair {entrant} "
+                                           f"penalty: {exc.en}"))
                     continue
                 prows.append({"round": m.round, "entrant": entrant, "pct_of_top": pct})
                 if kind in LATE_ROUNDS:

@@ -173,3 +173,15 @@ def test_one_round_late_forfeits_that_round(stage):
     assert late.points == (Decimal(2), Decimal(0))
     assert late.values["score_pct"] == (Decimal(55), Decimal(0))
     assert res[ms[0].key].outcome == ("D", "D")
+
+
+def test_bad_penalty_names_round_table_and_pair(stage):
+    """十一（四）：迟到满一轮按“迟到一轮”处理 — minutes of a whole round are refused, naming the
+    round, table and pair (the typed match has no 罚分 cell)."""
+    sc = stage.scoring
+    ms = [Match(2, 3, (5, 6))]
+    empty = pd.DataFrame(columns=["game", "ns_score", "code"])
+    typed = {ms[0].key: TypedMatch(games=empty, penalties=((1, "迟到", Decimal(55)),))}
+    with pytest.raises(InputErrors) as exc:
+        sc.score_stage(ms, typed)
+    assert exc.value.errors[0].zh.startswith("第2轮第3桌 6号罚分：迟到 55 分钟已达一轮")
