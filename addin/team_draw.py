@@ -11,7 +11,8 @@ import random
 import pandas as pd
 
 from bianpai.addin.team_eligibility import team_eligibility_findings
-from bianpai.addin.team_event import TeamEvent, _cmd, KO_ROUND, KO_TABLE, KO_LAST_ROUND, field_size_errors
+from bianpai.addin.team_event import (KO_LAST_ROUND, KO_ROUND, KO_TABLE, TeamEvent, _cmd,
+                                      field_size_errors)
 from bianpai.addin.team_read import load_team_event
 from bianpai.engines.bridge import carry_over_parts
 from bianpai.engines.errors import InputError, InputErrors, RuleError

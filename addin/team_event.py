@@ -17,6 +17,7 @@ from decimal import Decimal
 import pandas as pd
 
 from bianpai.engines.bridge import vp
+from bianpai.engines.bridge_knockout import KO_LAST_ROUND, KO_ROUND, KO_TABLE
 from bianpai.engines.errors import InputError
 from bianpai.engines.knockout import knockout8
 from bianpai.engines.round_robin import round_robin_schedule
@@ -32,9 +33,6 @@ __all__ = ["is_team_regulation", "is_team_workbook", "TeamEvent", "field_size_er
            "KO_TABLE", "KO_LAST_ROUND"]
 
 
-KO_ROUND = {"QF": 1, "SF": 2, "F": 3, "3RD": 3}
-KO_TABLE = {"QF1": 1, "QF2": 2, "QF3": 3, "QF4": 4, "SF1": 1, "SF2": 2, "F": 1, "3RD": 2}
-KO_LAST_ROUND = 3
 
 
 def _cmd():

@@ -33,8 +33,8 @@ from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import write_settings_sheet
 
-__all__ = ["is_team_regulation", "is_team_workbook", "build_team_workbook", "team_check", "team_draw",
-           "team_advance", "team_rank", "load_team_event", "TeamEvent", "current_stages",
+__all__ = ["is_team_regulation", "is_team_workbook", "build_team_workbook", "team_check",
+           "team_draw", "team_advance", "team_rank", "load_team_event", "TeamEvent", "current_stages",
            "field_size_errors",
            # read by the status panel (addin.status)
            "KO_LAST_ROUND", "KnockoutFormat", "_ko_round_decided"]

@@ -71,8 +71,9 @@ def _imp_quotient(members, results, ctx):
     out = {}
     for e in members:
         mine = r[r["entrant"] == e]
-        won = int(sum(int(v) for v in mine["imps_won"] if not pd.isna(v)))
-        lost = int(sum(int(v) for v in mine["imps_lost"] if not pd.isna(v)))
+        # no such column yet (no match played): nothing won or lost
+        won, lost = (int(sum(int(v) for v in mine.get(col, ()) if v is not None and not pd.isna(v)))
+                     for col in ("imps_won", "imps_lost"))
         if lost == 0:
             out[e] = INF if won > 0 else Decimal(1)
         else:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from bianpai.engines.eligibility import EligibilityRules
 from bianpai.engines.board_scoring import BoardGameScoring
+from bianpai.engines.bridge_knockout import Knockout8
 from bianpai.engines.bridge_teams_scoring import BridgeKnockoutImps, BridgeTeamsVp
 from bianpai.engines.bridge_teams_scoring import FineRule as _BridgeFineRule
 from bianpai.engines.elimination import DoubleEliminationGroups, SingleElimination
@@ -47,26 +48,9 @@ RoundRobinFormat = RoundRobinStage
 SwissFormat = TeamSwiss
 
 
-class KnockoutFormat(Strict):
-    """淘汰赛 from earlier stage places (see :func:`bianpai.engines.knockout.knockout8`).
-
-    ``bracket``: ``8`` = quarter-finals 1v8, 4v5 (upper half), 2v7, 3v6 (lower half), semi-finals,
-    final and (``third_place``) 3rd-place match. ``boards`` per match in ``sessions`` sessions,
-    decided on IMPs; ``tie_breaks``: names of ``bianpai.engines.knockout.KO_TIE_BREAKS`` tried
-    in order when the IMPs are equal. ``home``: the better previous-stage place is the home team
-    (open room North-South, same direction in every session). ``seat_choice``: the rule's text.
-    """
-
-    kind: Literal["knockout"] = "knockout"
-    bracket: Literal[8] = 8
-    boards: int = Field(16, ge=1)
-    sessions: int = Field(2, ge=1)
-    third_place: bool = True
-    tie_breaks: list[str] = Field(default_factory=lambda: ["stage_place"])
-    home: Literal["better_stage_place"] = "better_stage_place"
-    seat_choice: str = "第1节客队有座位选择权，第2节主队有座位选择权；无座位选择权的队先入座"
-    clause: str | None = None
-    note: str | None = None
+#: 淘汰赛 of the bridge teams from earlier stage places: the core-interface 8-team knockout
+#: (:class:`bianpai.engines.bridge_knockout.Knockout8`), one model for every pipeline.
+KnockoutFormat = Knockout8
 
 
 StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat, FixtureListStage,

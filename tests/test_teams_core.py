@@ -195,3 +195,74 @@ def test_bridge_knockout_scoring_is_decided_on_imps():
     m = Match(round=1, table=1, sides=(3, 2), label="QF1")
     assert sc.score_typed(m, _typed(home=30, away=30)).outcome == ("D", "D")
     assert sc.score_typed(m, _typed(home=31, away=30)).winner == 3
+
+
+def test_otog_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
+    """鄂托克旗 四（二）"积分排位赛前4名进入决赛循环赛…其余队进入附加积分赛（带入排位赛全部VP）":
+    with the bridge pieces let onto the core (``runs_on_core``), the generic commands run the
+    whole Otog event on the core's own sheets: Swiss 高分对高分 without rematches, the final round
+    robin, the consolation Swiss with 100 % of the stage-1 VP carried, 总排名 of every team."""
+    from rich.console import Console
+
+    from bianpai.addin.competition import is_core_regulation
+    from bianpai.addin.core_demo import run_core_demo
+    from bianpai.engines.team_swiss import TeamSwiss
+    for cls in (TeamSwiss, BridgeTeamsVp):
+        monkeypatch.setattr(cls, "runs_on_core", True)
+    reg = load_preset("otog-bridge-teams")
+    reg.groups[0].team_size = 4
+    assert is_core_regulation(reg)
+    out = tmp_path / "otog.xlsx"
+    run_core_demo(reg, out, fields={reg.groups[0].id: 8}, pictures=False,
+                  console=Console(quiet=True))
+    import openpyxl
+    book = openpyxl.load_workbook(out, read_only=True)
+
+    def rows(name):
+        it = list(book[name].iter_rows(values_only=True))
+        return [dict(zip(it[0], r)) for r in it[1:]]
+    sched = [r for r in rows("对阵") if r["阶段"] == "积分排位赛"]
+    pairs = [frozenset((r["主队号"], r["客队号"])) for r in sched if r["客队号"]]
+    assert len(pairs) == 20 and len(set(pairs)) == 20  # 5 rounds of 4 tables, no rematch
+    st1 = {r["队号"]: r["VP"] for r in rows("排名") if r["阶段"] == "积分排位赛"}
+    moved = [r for r in rows("晋级") if r["阶段"] == "附加积分赛"]
+    assert len(moved) == 4
+    for r in moved:  # 100 % of the stage-1 VP, half-up to 2 places
+        assert Decimal(str(r["带分"])) == Decimal(str(st1[r["队号"]])).quantize(Decimal("0.01"))
+    final = [r for r in rows("总排名")]
+    assert [r["名次"] for r in final] == list(range(1, 9))
+
+
+def test_bridge_knockout_format_draws_and_places_as_the_pipeline():
+    """福建 五、第二阶段1 "前8名…按名次自动对位…1/4决赛、半决赛、决赛和3-4名附加赛…以IMP决定胜负";
+    九（二）IMP相同时第一阶段名次在前者胜: the core-interface knockout draws each round of the
+    golden event from the results before it (labels, tables, home = better place), decides the
+    tied QF1 by the stage-1 place, and places 1–4 as 总排名 has them."""
+    preset = "fujian-elder-bridge-teams"
+    sheets = G.load(preset)
+    ents = [StageEntrant(number=r["队号"], seed=r["来源名次"])
+            for r in table(sheets, "带分") if r["阶段"] == "淘汰赛"]
+    stage = stage_model(preset, "淘汰赛")
+    fmt, sc = stage.format, stage.scoring
+    rows = [r for r in table(sheets, "对阵") if r["阶段"] == "淘汰赛"]
+    games, totals, _ = typed_for(sheets, "淘汰赛", {})
+    state = StageState(entrants=ents)
+    for rnd in (1, 2, 3):
+        got = fmt.next_round(state, random.Random(0))
+        want = [(r["场次"], r["桌号"], r["主队号"], r["客队号"]) for r in rows if r["轮次"] == rnd]
+        assert [(m.label, m.table, *m.sides) for m in got] == want
+        state.matches.extend(got)
+        assert not fmt.finished(state)
+        for m in got:  # IMPs typed in 成绩, or (table 1) from the 16 boards of 逐副成绩
+            typed = TypedMatch(games=pd.DataFrame(games.get((m.round, m.table), []),
+                                                  columns=["game", "open_ns", "closed_ns"]),
+                               totals=totals[(m.round, m.table)])
+            state.results[m.key] = sc.score_typed(m, typed)
+    assert fmt.finished(state)
+    ko = {r["场次"]: r for r in table(sheets, "淘汰赛")}
+    frame = fmt.frame(state)
+    assert {r["match"]: int(r["winner"]) for r in frame.to_dict("records")} == \
+        {k: r["胜队"] for k, r in ko.items()}
+    pl = fmt.placings(state)
+    top = pl[pl["place"] <= 4].sort_values("place")
+    assert [int(t) for t in top["entrant"]] == [r["队号"] for r in table(sheets, "总排名")[:4]]
