@@ -50,7 +50,10 @@ DEFAULT_SIDES = (("主队", "Home"), ("客队", "Away"))
 # ------------------------------------------------------------------------------ detection
 
 def _is_core_stage(stage: Stage) -> bool:
-    return stage.scoring.kind in core.SCORINGS and stage.format.kind in core.FORMATS
+    # a registered piece may say its events' sheets are not generated here yet
+    # (``runs_on_core = False``): such an event stays on its own commands
+    return stage.scoring.kind in core.SCORINGS and stage.format.kind in core.FORMATS and all(
+        getattr(piece, "runs_on_core", True) for piece in (stage.format, stage.scoring))
 
 
 def is_core_regulation(reg: Regulation) -> bool:
@@ -384,6 +387,8 @@ class CoreEvent:
     def state(self, g: Group, s: Stage, *, with_standings: bool = True) -> StageState:
         st = StageState(entrants=self.stage_entrants(g, s), matches=self.stage_matches(g, s),
                         results=self.results(g, s), seed=self.stage_seed(g, s))
+        if getattr(s.format, "reads_prior_stages", False):  # e.g. no rematch over the event
+            st.prior = [m for o in g.stages if o.id != s.id for m in self.stage_matches(g, o)]
         if with_standings:
             st.standings = {p: self.pool_standings(g, s, p, st) for p in st.pools()}
         return st

@@ -55,10 +55,12 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
                 raise RuleError(f"{ev.sname(src)}的名次表没有“{col}”列", f"no placings column {col!r}")
             pl = pl[pl[col].astype(str) == str(val)]
         totals = {}
-        if rule.carry_over is not None:
+        if rule.carry_over is not None:  # carried: a share of the main score (chain's first)
+            main = src.tie_breaks.criteria[0] if src.tie_breaks else "match_points"
             for p in st.pools():
                 tab = st.standings[p]
-                totals.update({int(e): v for e, v in zip(tab["entrant"], tab["match_points"])})
+                col = main if main in tab.columns else "match_points"
+                totals.update({int(e): v for e, v in zip(tab["entrant"], tab[col])})
         blk = []
         for rec in pl.to_dict("records"):
             carry = Decimal("0")

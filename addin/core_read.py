@@ -173,6 +173,14 @@ def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> No
     cols = df.attrs.get("columns", {})
     now = [(row, [rec.get(k) for k in keys]) for row, rec in _all_records(df)]
     norm = lambda v: "" if v is None else str(v).strip()  # noqa: E731
+
+    def same(a, b) -> bool:  # numbers by value: a carry of 41.60 reads back as 41.6
+        if norm(a) == norm(b):
+            return True
+        try:
+            return Decimal(norm(a)) == Decimal(norm(b))
+        except ArithmeticError:
+            return False
     for i in range(max(len(saved), len(now))):
         if i >= len(now):
             ev.errors.append(InputError(
@@ -188,7 +196,7 @@ def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> No
                                         sheet=sheet, cell=f"{row}:{row}"))
             continue
         for k, a, b in zip(keys, saved[i], vals):
-            if norm(a) != norm(b):
+            if not same(a, b):
                 ev.errors.append(InputError(
                     f"“{sheet}”表的值被改动（原为“{norm(a)}”，现为“{norm(b)}”）：此表由命令生成，"
                     f"是编排的依据，不能手改；如需调整请撤销或重新抽签/进入下一阶段",

@@ -50,6 +50,8 @@ def _cell(v):
     if v is None or (isinstance(v, float) and v != v):
         return None
     if isinstance(v, Decimal):
+        if not v.is_finite():  # e.g. an IMP quotient with nothing lost
+            return "∞" if v > 0 else "-∞"
         return int(v) if v == v.to_integral_value() else v
     return v
 

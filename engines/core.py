@@ -168,6 +168,9 @@ class StageState:
     results: dict[tuple, MatchResult] = field(default_factory=dict)
     standings: dict[str | None, pd.DataFrame] = field(default_factory=dict)
     seed: int | None = None
+    #: the group's other stages' matches, for a format whose rules reach across stages (no
+    #: rematch ever, one bye per event); filled when the format's ``reads_prior_stages`` is True
+    prior: list[Match] = field(default_factory=list)
 
     # -- convenience views
     def pools(self) -> list[str | None]:

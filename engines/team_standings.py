@@ -40,13 +40,28 @@ def _played(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def _vp_total(members, results, ctx):
-    """carry-over + Σ vp − fines per member (ctx["carry_over"], ctx["fines"]: team → VP)."""
+    """carry-over + Σ vp − fines per member (ctx["carry_over"], ctx["fines"]: team → VP).
+
+    Rows of the competition core count too: a ``fines`` column (VP deducted in that match) is
+    subtracted, and a carry-over row (``outcome`` ``CARRY``) adds its ``match_points``."""
     r = _played(results)
     carry, fines = ctx.get("carry_over") or {}, ctx.get("fines") or {}
     out = {}
+
+    def total(col, mine):
+        if col not in mine.columns:
+            return Decimal(0)
+        return sum((to_decimal(v) for v in mine[col] if v is not None and not pd.isna(v)),
+                   Decimal(0))
     for e in members:
-        vals = r.loc[r["entrant"] == e, "vp"]
-        s = sum((to_decimal(v) for v in vals if not pd.isna(v)), Decimal(0))
+        mine = r[r["entrant"] == e]
+        if "outcome" in mine.columns:
+            carried = mine[mine["outcome"] == "CARRY"]
+            mine = mine[mine["outcome"] != "CARRY"]
+            s = total("match_points", carried)
+        else:
+            s = Decimal(0)
+        s += total("vp", mine) - total("fines", mine)
         out[e] = q2(to_decimal(carry.get(e, 0)) + s - to_decimal(fines.get(e, 0)))
     return out
 
@@ -56,8 +71,9 @@ def _imp_quotient(members, results, ctx):
     out = {}
     for e in members:
         mine = r[r["entrant"] == e]
-        won = int(sum(int(v) for v in mine["imps_won"] if not pd.isna(v)))
-        lost = int(sum(int(v) for v in mine["imps_lost"] if not pd.isna(v)))
+        # no such column yet (no match played): nothing won or lost
+        won, lost = (int(sum(int(v) for v in mine.get(col, ()) if v is not None and not pd.isna(v)))
+                     for col in ("imps_won", "imps_lost"))
         if lost == 0:
             out[e] = INF if won > 0 else Decimal(1)
         else:

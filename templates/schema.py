@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from bianpai.engines.eligibility import EligibilityRules
 from bianpai.engines.board_scoring import BoardGameScoring
+from bianpai.engines.bridge_knockout import Knockout8
+from bianpai.engines.bridge_teams_scoring import BridgeKnockoutImps, BridgeTeamsVp
+from bianpai.engines.bridge_teams_scoring import FineRule as _BridgeFineRule
 from bianpai.engines.elimination import DoubleEliminationGroups, SingleElimination
 from bianpai.engines.finish_order import GuandanKnockoutScoring, ZhengShangYouScoring
 from bianpai.engines.formats_rr import FixtureListStage, RoundRobinStage
@@ -27,6 +30,7 @@ from bianpai.engines.prizes import AwardRules
 from bianpai.engines.board_scoring import TeamBoardGames
 from bianpai.engines.mitchell import Mitchell
 from bianpai.engines.swiss_individual import IndividualSwiss
+from bianpai.engines.team_swiss import TeamSwiss
 from bianpai.engines.upgrade80 import Upgrade80Scoring
 
 
@@ -39,50 +43,14 @@ class Strict(BaseModel):
 RoundRobinFormat = RoundRobinStage
 
 
-class SwissFormat(Strict):
-    """积分编排 (Swiss, "高分对高分") of a team stage; see :mod:`bianpai.engines.swiss`.
-
-    ``round1``: ``by_number`` (1–2, 3–4 … with same-unit teams first when
-    ``same_unit_first``) or ``by_score`` (every round 高分对高分, e.g. a consolation Swiss whose
-    round 1 is ordered by the carried VP). ``rematch``: ``not_within_stage`` (opponents of
-    earlier stages may meet again) or ``never``. ``numbers``: how a team's pairing number /
-    order tie is given: ``lot`` (seeded draw) or ``previous_stage_rank``. ``bye_vp``: VP of a bye.
-    """
-
-    kind: Literal["swiss"] = "swiss"
-    rounds: int = Field(ge=1)
-    boards_per_round: int = Field(ge=1)
-    round1: Literal["by_number", "by_score"] = "by_number"
-    same_unit_first: bool = True
-    bye_vp: Decimal = Decimal("12")
-    rematch: Literal["not_within_stage", "never"] = "not_within_stage"
-    # at most one bye per team: within this stage (DESIGN, CBA practice) or over the whole event
-    bye_limit: Literal["per_stage", "per_event"] = "per_stage"
-    numbers: Literal["lot", "previous_stage_rank"] = "lot"
-    clause: str | None = None
-    note: str | None = None
+#: 积分编排 (team Swiss, 高分对高分) of a team stage: the competition core's team Swiss
+#: (:class:`bianpai.engines.team_swiss.TeamSwiss`), one model for every pipeline.
+SwissFormat = TeamSwiss
 
 
-class KnockoutFormat(Strict):
-    """淘汰赛 from earlier stage places (see :func:`bianpai.engines.knockout.knockout8`).
-
-    ``bracket``: ``8`` = quarter-finals 1v8, 4v5 (upper half), 2v7, 3v6 (lower half), semi-finals,
-    final and (``third_place``) 3rd-place match. ``boards`` per match in ``sessions`` sessions,
-    decided on IMPs; ``tie_breaks``: names of ``bianpai.engines.knockout.KO_TIE_BREAKS`` tried
-    in order when the IMPs are equal. ``home``: the better previous-stage place is the home team
-    (open room North-South, same direction in every session). ``seat_choice``: the rule's text.
-    """
-
-    kind: Literal["knockout"] = "knockout"
-    bracket: Literal[8] = 8
-    boards: int = Field(16, ge=1)
-    sessions: int = Field(2, ge=1)
-    third_place: bool = True
-    tie_breaks: list[str] = Field(default_factory=lambda: ["stage_place"])
-    home: Literal["better_stage_place"] = "better_stage_place"
-    seat_choice: str = "第1节客队有座位选择权，第2节主队有座位选择权；无座位选择权的队先入座"
-    clause: str | None = None
-    note: str | None = None
+#: 淘汰赛 of the bridge teams from earlier stage places: the core-interface 8-team knockout
+#: (:class:`bianpai.engines.bridge_knockout.Knockout8`), one model for every pipeline.
+KnockoutFormat = Knockout8
 
 
 StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat, FixtureListStage,
@@ -91,38 +59,11 @@ StageFormat = Annotated[Union[RoundRobinFormat, SwissFormat, KnockoutFormat, Fix
                         Field(discriminator="kind")]
 
 
-class FineRule(Strict):
-    """A VP fine of the 规程 (e.g. 吸烟扣罚2VP); ``vp`` fixed, or ``vp_min``–``vp_max``."""
-
-    name_zh: str
-    name_en: str = ""
-    vp: Decimal | None = None
-    vp_min: Decimal | None = None
-    vp_max: Decimal | None = None
-    clause: str | None = None
-
-
-class BridgeTeamsVpScoring(Strict):
-    """Bridge teams scored in VP: IMPs per match (or from per-board scores, Law 78B) converted
-    on ``scale`` for ``boards`` boards (None: the format's boards per round); fines in VP are
-    deducted after the conversion and may take a total below 0."""
-
-    kind: Literal["bridge_teams_vp"] = "bridge_teams_vp"
-    scale: Literal["wbf2013_20vp"] = "wbf2013_20vp"
-    boards: int | None = Field(None, ge=1)
-    imp_entry: Literal["per_match", "per_board", "either"] = "either"
-    fines: list[FineRule] = Field(default_factory=list)
-    clause: str | None = None
-    note: str | None = None
-
-
-class BridgeKnockoutScoring(Strict):
-    """A knockout match decided on total IMPs (per match, or from per-board scores)."""
-
-    kind: Literal["bridge_ko_imps"] = "bridge_ko_imps"
-    imp_entry: Literal["per_match", "per_board", "either"] = "either"
-    clause: str | None = None
-    note: str | None = None
+#: a VP fine of the 规程 and the bridge team scorings: competition-core models
+#: (:mod:`bianpai.engines.bridge_teams_scoring`), one model for every pipeline
+FineRule = _BridgeFineRule
+BridgeTeamsVpScoring = BridgeTeamsVp
+BridgeKnockoutScoring = BridgeKnockoutImps
 
 
 Scoring = Annotated[Union[GuandanScoring, BridgeTeamsVpScoring, BridgeKnockoutScoring,
@@ -280,6 +221,10 @@ class Stage(Strict):
             raise ValueError(f"计分的牌数 {b} 与赛制的每轮牌数 {per_round} 不一致：请只改“每轮牌数”，"
                              f"计分牌数留空即按每轮牌数 / scoring boards {b} differ from the "
                              f"format's boards per round {per_round}; leave the scoring's empty")
+        # a scoring that reads settings of its format (boards per round, bye VP)
+        bind = getattr(self.scoring, "bind_format", None)
+        if bind is not None:
+            bind(self.format)
         return self
     clause: str | None = None
     note: str | None = None
