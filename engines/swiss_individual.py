@@ -25,7 +25,8 @@ Two modes:
   ideal partners and the score-group boundaries) and fall back to the complete graph when the
   sparse graph has no perfect matching, so completeness is kept.
 
-* ``dutch`` (国际象棋): FIDE C.04.3 via the py4swiss library (optional extra ``chess``): the
+* ``dutch`` (国际象棋): FIDE C.04.3 (2025 text) via the py4swiss library (optional extra ``chess``),
+  adapted where py4swiss still follows the 2017 text (see :func:`bianpai.engines.trf.dutch_pairings`): the
   stage is written as a TRF (:func:`state_to_trf`) and paired by
   :func:`bianpai.engines.trf.dutch_pairings`.
 
