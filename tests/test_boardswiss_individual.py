@@ -17,8 +17,9 @@ from hypothesis import given, settings, strategies as st
 from bianpai.engines.core import (MatchResult, NotReady, StageEntrant, StageState, format_for)
 from bianpai.engines.errors import RuleError
 from bianpai.engines.swiss_individual import (BYE_LABEL, REQUESTED_BYE_LABEL, IndividualSwiss,
-                                              PlayerInfo, _set_levels, colour_need,
-                                              default_rounds, edge_cost, pair_players)
+                                              PlayerInfo, colour_need, default_rounds,
+                                              edge_cost, pair_players)
+from bianpai.engines.swiss_pairing import _set_levels
 
 TWO, ONE, ZERO = Decimal(2), Decimal(1), Decimal(0)
 
@@ -339,7 +340,7 @@ def test_weight_range():
     the encoder's limit, and 1,000 entrants on 25 score levels stay under it."""
     import rustworkx as rx
 
-    from bianpai.engines.swiss_individual import WEIGHT_BITS, _encoder
+    from bianpai.engines.swiss_pairing import WEIGHT_BITS, _encoder
     big = 2 ** (WEIGHT_BITS + 4)
     g = rx.PyGraph()
     g.add_nodes_from(range(4))
