@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
 from bianpai.engines.errors import InputError
 from bianpai.engines.rounding import to_decimal
-from bianpai.engines.swiss_individual import REQUESTED_BYE_LABEL
+from bianpai.engines.swiss_pairing import LATE_ENTRY_LABELS, REQUESTED_BYE_LABEL
 
 __all__ = ["BoardGameScoring", "TeamBoardGames", "parse_result", "GO_TEAM_CHAIN",
            "XIANGQI_TEAM_CHAIN"]
@@ -97,15 +97,22 @@ class BoardGameScoring(BaseModel):
         fouls = _fouls(adjustments, n)
         if match.is_bye:
             req = match.label == REQUESTED_BYE_LABEL
-            p = (self.requested_bye_points if self.requested_bye_points is not None
-                 else self.draw_points) if req else \
-                (self.bye_points if self.bye_points is not None else self.win_points)
+            late = match.label in LATE_ENTRY_LABELS.values()
+            if late:  # before a late entrant joined: 0, or half a win (the format's late_entry)
+                p = self.draw_points if match.label == LATE_ENTRY_LABELS["half_per_round"] \
+                    else self.loss_points
+            elif req:
+                p = self.requested_bye_points if self.requested_bye_points is not None \
+                    else self.draw_points
+            else:
+                p = self.bye_points if self.bye_points is not None else self.win_points
             pts = tuple(p if s is not None else Decimal(0) for s in match.sides)
-            kinds = tuple(("requested_bye" if req else "pairing_bye") if s is not None else ""
-                          for s in match.sides)
+            kinds = tuple(("requested_bye" if req or late else "pairing_bye") if s is not None
+                          else "" for s in match.sides)
+            note = ("迟报，本轮未赛", "late entry: not in this round") if late else \
+                ("请假", "requested bye") if req else ("轮空", "bye")
             return MatchResult(match, pts, tuple("BYE" for _ in match.sides),
-                               {"unplayed": kinds, "fouls": tuple(fouls)},
-                               "请假" if req else "轮空", "requested bye" if req else "bye")
+                               {"unplayed": kinds, "fouls": tuple(fouls)}, *note)
         if games is None or len(games) != 1:
             raise InputError("每盘对局须且仅须填写一行成绩", "a game needs exactly one result row")
         o0, o1 = parse_result(games.iloc[0]["result"])

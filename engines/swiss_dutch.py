@@ -8,7 +8,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from bianpai.engines.core import Match, StageState
-from bianpai.engines.swiss_pairing import BYE_LABEL, REQUESTED_BYE_LABEL, _seed_key
+from bianpai.engines.swiss_pairing import (BYE_LABEL, LATE_ENTRY_LABELS, REQUESTED_BYE_LABEL,
+                                           _seed_key, late_entry_credit)
 
 if TYPE_CHECKING:  # the format's settings; for annotations only
     from bianpai.engines.swiss_individual import IndividualSwiss
@@ -38,7 +39,11 @@ def state_to_trf(state: StageState, fmt: IndividualSwiss, rnd: int, total: int,
         res = state.results.get(m.key)
         if m.is_bye:
             e = m.entrants[0]
-            if m.label == REQUESTED_BYE_LABEL:
+            if m.label in LATE_ENTRY_LABELS.values():
+                got = res.points[m.sides.index(e)] if res is not None else late_entry_credit(fmt)
+                code = "H" if got > 0 else "Z"
+                pts[e] += Decimal("0.5") if got > 0 else Decimal(0)
+            elif m.label == REQUESTED_BYE_LABEL:
                 got = res.points[m.sides.index(e)] if res is not None else fmt.requested_bye_points
                 code = "H" if got > 0 else "Z"
                 pts[e] += Decimal("0.5") if got > 0 else Decimal(0)

@@ -50,13 +50,13 @@ from bianpai.engines.core import (Match, NotReady, Reason, StageState, register_
 from bianpai.engines.errors import RuleError
 from bianpai.engines.swiss_dutch import dutch_round as _dutch_round
 from bianpai.engines.swiss_dutch import state_to_trf
-from bianpai.engines.swiss_pairing import (BLACK, BYE_LABEL, REQUESTED_BYE_LABEL, WHITE,
-                                           PlayerInfo, allocate_colours, colour_need, edge_cost,
+from bianpai.engines.swiss_pairing import (BLACK, BYE_LABEL, LATE_ENTRY_LABELS,
+                                           REQUESTED_BYE_LABEL, WHITE, PlayerInfo, allocate_colours, colour_need, edge_cost,
                                            pair_players, player_infos)
 
 __all__ = ["IndividualSwiss", "PlayerInfo", "default_rounds", "pair_players", "player_infos",
            "edge_cost", "allocate_colours", "colour_need", "state_to_trf", "BYE_LABEL",
-           "REQUESTED_BYE_LABEL", "WHITE", "BLACK"]
+           "REQUESTED_BYE_LABEL", "LATE_ENTRY_LABELS", "WHITE", "BLACK", "late_entry_matches"]
 
 
 def default_rounds(n: int) -> int:
@@ -166,7 +166,8 @@ class IndividualSwiss(BaseModel):
         if rnd > total:
             raise RuleError(f"已编排全部{total}轮", f"all {total} rounds are drawn")
         if self.mode == "dutch":
-            return _dutch_round(state, self, rnd, total, rng)
+            ms = _dutch_round(state, self, rnd, total, rng)
+            return ms + late_entry_matches(state, self, rnd, len(ms) + 1)
         if rnd == 1:
             # round 1 follows the seed/rating order (福建围棋 四（四）: 序号抽签后邻近编排 1-2、3-4):
             # a ranking of a field that has not played orders nobody (its ties are lots)
@@ -179,7 +180,8 @@ class IndividualSwiss(BaseModel):
             pairs, bye = pair_players(infos, self)
             pairs = [allocate_colours(a, b, self, table=i)
                      for i, (a, b) in enumerate(pairs, start=1)]
-        return _matches(rnd, pairs, bye, sorted(absent), infos)
+        ms = _matches(rnd, pairs, bye, sorted(absent), infos)
+        return ms + late_entry_matches(state, self, rnd, len(ms) + 1)
 
 
 def _first_round(infos: list[PlayerInfo], fmt: IndividualSwiss, rng: random.Random
@@ -217,6 +219,17 @@ def _matches(rnd: int, pairs: list[tuple[int, int]], bye: PlayerInfo | None,
         t += 1
         ms.append(Match(round=rnd, table=t, sides=(e, None), label=REQUESTED_BYE_LABEL))
     return ms
+
+
+def late_entry_matches(state: StageState, fmt: "IndividualSwiss", rnd: int, first_table: int
+                       ) -> list[Match]:
+    """One 迟报 bye match per entrant who joins after round ``rnd`` (tables from
+    ``first_table``), so the round missed is on the sheets, scores the ``late_entry`` credit in
+    the standings (积分) and counts as an unplayed round for the tie-breaks (C.07 Art. 16)."""
+    label = LATE_ENTRY_LABELS[fmt.late_entry]
+    late = sorted(e.number for e in state.entrants if e.join_round > rnd)
+    return [Match(round=rnd, table=first_table + i, sides=(n, None), label=label)
+            for i, n in enumerate(late)]
 
 
 register_format(IndividualSwiss, "积分编排", "瑞士制", "个人积分编排")

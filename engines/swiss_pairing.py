@@ -32,11 +32,15 @@ if TYPE_CHECKING:  # the format's settings; imported for annotations only
     from bianpai.engines.swiss_individual import IndividualSwiss
 
 __all__ = ["PlayerInfo", "pair_players", "player_infos", "edge_cost", "allocate_colours",
-           "colour_need", "BYE_LABEL", "REQUESTED_BYE_LABEL", "WHITE", "BLACK"]
+           "colour_need", "BYE_LABEL", "REQUESTED_BYE_LABEL", "LATE_ENTRY_LABELS", "WHITE",
+           "BLACK", "late_entry_credit"]
 
 WHITE, BLACK = "W", "B"
 BYE_LABEL = "轮空"
 REQUESTED_BYE_LABEL = "请假"
+#: a round before a late entrant joins (迟报/补报), by the format's ``late_entry`` setting: no
+#: points, or half a win (as a draw); an unplayed round (C.07 VUR) like a 请假 bye
+LATE_ENTRY_LABELS = {"zero": "迟报未赛", "half_per_round": "迟报计和"}
 #: full graph below this many entrants (exact optimum of the weights); sparse above
 FULL_GRAPH_MAX = 80
 #: rustworkx's blossom is exact with integer weights up to 126 bits (tested); 1,000 entrants on
@@ -88,6 +92,7 @@ def player_infos(state: StageState, fmt: IndividualSwiss, rnd: int, *,
     opps: dict[int, set[int]] = {e.number: set() for e in state.entrants}
     byes = {e.number: 0 for e in state.entrants}
     blocked = {e.number: False for e in state.entrants}
+    late_rounds: dict[int, set[int]] = {e.number: set() for e in state.entrants}
     for m in state.matches:
         if m.round >= rnd:
             continue
@@ -97,11 +102,16 @@ def player_infos(state: StageState, fmt: IndividualSwiss, rnd: int, *,
             if e is None or e not in score:
                 continue
             requested = m.label == REQUESTED_BYE_LABEL
+            late = m.label in LATE_ENTRY_LABELS.values()
+            if late:
+                late_rounds[e].add(m.round)
             if res is not None:
                 score[e] += res.points[m.sides.index(e)]
+            elif late:
+                score[e] += late_entry_credit(fmt)
             else:
                 score[e] += fmt.requested_bye_points if requested else fmt.bye_points
-            if not requested:
+            if not (requested or late):
                 byes[e] += 1
             continue
         played = True
@@ -124,10 +134,9 @@ def player_infos(state: StageState, fmt: IndividualSwiss, rnd: int, *,
             for i, e in enumerate(m.sides):
                 if e in cols:
                     cols[e].append((m.round, WHITE if i == 0 else BLACK))
-    half = fmt.bye_points / 2
-    for e in state.entrants:
-        if fmt.late_entry == "half_per_round" and e.join_round > 1:
-            score[e.number] += half * (min(e.join_round, rnd) - 1)
+    for e in state.entrants:  # rounds missed before joining that have no 迟报 match (yet)
+        missed = set(range(1, min(e.join_round, rnd))) - late_rounds[e.number]
+        score[e.number] += late_entry_credit(fmt) * len(missed)
     absent = set(fmt.requested_byes.get(rnd, []))
 
     def present(e) -> bool:
@@ -149,6 +158,12 @@ def player_infos(state: StageState, fmt: IndividualSwiss, rnd: int, *,
     _set_levels(infos)
     _ = by_num
     return infos
+
+
+def late_entry_credit(fmt: "IndividualSwiss") -> Decimal:
+    """Points a late entrant gets for each round before joining: 0 (``late_entry: zero``) or half
+    a win (``half_per_round``: ``bye_points`` / 2, a draw)."""
+    return fmt.bye_points / 2 if fmt.late_entry == "half_per_round" else Decimal(0)
 
 
 def _set_levels(infos: list[PlayerInfo]) -> None:

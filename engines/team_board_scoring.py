@@ -24,6 +24,7 @@ from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, re
 from bianpai.engines.errors import InputError
 from bianpai.engines.rounding import to_decimal
 from bianpai.engines.standings import Criterion, count_of, register, sum_of
+from bianpai.engines.swiss_pairing import LATE_ENTRY_LABELS
 
 __all__ = ["TeamBoardGames", "GO_TEAM_CHAIN", "XIANGQI_TEAM_CHAIN"]
 
@@ -121,6 +122,16 @@ class TeamBoardGames(BaseModel):
         or an unknown code."""
         fouls = _fouls(adjustments, 2)
         zero = {f"board{b}_wins": (0, 0) for b in range(1, self.boards + 1)}
+        if match.is_bye and match.label in LATE_ENTRY_LABELS.values():
+            # a team entered late: the round missed is no match won (0, or a draw by the format)
+            half = match.label == LATE_ENTRY_LABELS["half_per_round"]
+            mp = self.match_draw if half else self.match_loss
+            gp = self.game_draw * self.boards if half else Decimal(0)
+            return MatchResult(match, tuple(mp if s is not None else Decimal(0)
+                                            for s in match.sides), ("BYE", "BYE"),
+                               {"game_points": tuple(gp if s is not None else Decimal(0)
+                                                     for s in match.sides),
+                                "fouls": tuple(fouls), **zero}, "迟报，本轮未赛", "late entry")
         if match.is_bye:
             gp = self.bye_game_points if self.bye_game_points is not None \
                 else self.game_win * self.boards

@@ -19,7 +19,7 @@ from bianpai.engines.errors import RuleError
 from bianpai.engines.swiss_individual import (BYE_LABEL, REQUESTED_BYE_LABEL, IndividualSwiss,
                                               PlayerInfo, colour_need, default_rounds,
                                               edge_cost, pair_players)
-from bianpai.engines.swiss_pairing import _set_levels
+from bianpai.engines.swiss_pairing import LATE_ENTRY_LABELS, _set_levels
 
 TWO, ONE, ZERO = Decimal(2), Decimal(1), Decimal(0)
 
@@ -29,6 +29,8 @@ def _result(m, rng, draw=0.1):
         pts = tuple(TWO if s is not None else ZERO for s in m.sides)
         if m.label == REQUESTED_BYE_LABEL:
             pts = tuple(ONE if s is not None else ZERO for s in m.sides)
+        if m.label in LATE_ENTRY_LABELS.values():  # the scoring's credit: 0, or a draw
+            pts = (ONE if m.label == LATE_ENTRY_LABELS["half_per_round"] else ZERO, ZERO)
         return MatchResult(m, pts, ("BYE", "BYE"))
     x = rng.random()
     if x < draw:
@@ -62,7 +64,11 @@ def simulate(n, seed, *, rounds=None, withdraw=0, late=0, fmt=None):
     return state, fmt
 
 
-def check_invariants(state, fmt):
+def check_invariants(state, fmt, *, final_round_exempt=frozenset()):
+    """Nobody paired twice in a round, no rematch, at most one 轮空 each, late entrants only in
+    their 迟报 byes, the colour run and difference limits of ``fmt``. ``final_round_exempt``:
+    entrants whose colour in the event's last round is exempt (FIDE C.04.3: topscorers)."""
+    last = state.rounds_drawn()
     met = set()
     byes: dict[int, int] = {}
     colours: dict[int, list[str]] = {}
@@ -70,6 +76,10 @@ def check_invariants(state, fmt):
         ms = state.round_matches(r)
         seen = [e for m in ms for e in m.entrants]
         assert len(seen) == len(set(seen)), f"round {r}: someone paired twice"
+        # a late entrant's rounds before joining are its 迟报 byes, nothing else
+        late = {m.entrants[0] for m in ms if m.label in LATE_ENTRY_LABELS.values()}
+        assert late == {e.number for e in state.entrants if e.join_round > r}
+        seen = [e for e in seen if e not in late]
         for m in ms:
             if m.is_bye:
                 if m.label == BYE_LABEL:
@@ -80,8 +90,9 @@ def check_invariants(state, fmt):
             met.add(pair)
             res = state.results[m.key]
             if all(o in ("W", "D", "L") for o in res.outcome):
-                colours.setdefault(m.sides[0], []).append("W")
-                colours.setdefault(m.sides[1], []).append("B")
+                for e, c in zip(m.sides, "WB"):
+                    if not (r == last and e in final_round_exempt):
+                        colours.setdefault(e, []).append(c)
         for e in state.entrants:  # withdrawn / not yet joined entrants are not paired
             if e.number in seen:
                 assert e.join_round <= r
@@ -200,9 +211,12 @@ class TestLaterRounds:
             state.matches.extend(ms)
             for m in ms:
                 state.results[m.key] = _result(m, rng)
-            who = {e for m in ms for e in m.entrants}
+            who = {e for m in ms if m.label not in LATE_ENTRY_LABELS.values()
+                   for e in m.entrants}
             assert (8 in who) == (r >= 3)
             assert (7 in who) == (r <= 2)
+            late = [m.sides for m in ms if m.label == LATE_ENTRY_LABELS["half_per_round"]]
+            assert late == ([(8, None)] if r < 3 else [])
             if r == 2:
                 req = [m for m in ms if m.label == REQUESTED_BYE_LABEL]
                 assert [m.sides for m in req] == [(3, None)]

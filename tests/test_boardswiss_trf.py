@@ -183,12 +183,14 @@ def test_individual_swiss_dutch_mode_event():
         state.matches.extend(ms)
         for m in ms:
             if m.is_bye:
-                p = half if m.label == "请假" else one
+                p = half if m.label == "请假" else zero if m.label == "迟报未赛" else one
                 state.results[m.key] = MatchResult(m, (p, zero), ("BYE", "BYE"))
             else:
                 x = rng.choice([(one, zero, "W", "L"), (zero, one, "L", "W"),
                                 (half, half, "D", "D")])
                 state.results[m.key] = MatchResult(m, x[:2], x[2:])
-        who = {e for m in ms for e in m.entrants}
+        who = {e for m in ms if m.label != "迟报未赛" for e in m.entrants}
         assert (11 in who) == (r >= 2) and (10 in who) == (r <= 3)
+        late = [m.sides for m in ms if m.label == "迟报未赛"]
+        assert late == ([(11, None)] if r == 1 else [])
     check_invariants(state, fmt)
