@@ -84,7 +84,8 @@ class IndividualSwiss(BaseModel):
     become unpairable), ``bye_points`` (points of a 轮空 for pairing
     scores; 2 in 2/1/0), ``requested_bye_points`` (请假 half-point bye, chess), ``late_entry``
     (``zero`` or ``half_per_round`` = half a win per round missed), ``requested_byes``
-    (round → entrant numbers with an advance half-point bye), ``forfeit_counts_as_met``,
+    (round → entrant numbers with an advance half-point bye), ``forfeit_counts_as_met`` (中国规则
+    mode; the Dutch mode follows FIDE C.04.2: a game not played may be paired again),
     ``bye_excludes_forfeit_win`` (FIDE C.04.1: a forfeit win also blocks the bye).
     """
 

@@ -64,10 +64,12 @@ def simulate(n, seed, *, rounds=None, withdraw=0, late=0, fmt=None):
     return state, fmt
 
 
-def check_invariants(state, fmt, *, final_round_exempt=frozenset()):
+def check_invariants(state, fmt, *, final_round_exempt=frozenset(), played_only_met=False):
     """Nobody paired twice in a round, no rematch, at most one 轮空 each, late entrants only in
     their 迟报 byes, the colour run and difference limits of ``fmt``. ``final_round_exempt``:
-    entrants whose colour in the event's last round is exempt (FIDE C.04.3: topscorers)."""
+    entrants whose colour in the event's last round is exempt (FIDE C.04.3: topscorers).
+    ``played_only_met``: a forfeited game is no meeting (FIDE C.04.2: players whose game was not
+    played may be paired again)."""
     last = state.rounds_drawn()
     met = set()
     byes: dict[int, int] = {}
@@ -87,8 +89,9 @@ def check_invariants(state, fmt, *, final_round_exempt=frozenset()):
                 continue
             pair = frozenset(m.sides)
             assert pair not in met, f"rematch {sorted(pair)} in round {r}"
-            met.add(pair)
             res = state.results[m.key]
+            if not (played_only_met and not all(o in ("W", "D", "L") for o in res.outcome)):
+                met.add(pair)
             if all(o in ("W", "D", "L") for o in res.outcome):
                 for e, c in zip(m.sides, "WB"):
                     if not (r == last and e in final_round_exempt):
