@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from bianpai.engines.core import TypedMatch
+from bianpai.engines.core import TypedMatch, is_blank
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
@@ -463,12 +463,14 @@ def _check_members(ev: CoreEvent) -> None:
         for col in cols:
             number = sides[key][col.side]
             t = teams.get(int(number)) if number is not None else None
-            players: set[str] = set()
+            listed: list[str] = []  # the team's players in registration (台次名单) order
             if t is not None and t.get("roster_row") is not None and t["roster_row"] in ev.roster.index:
                 rec = ev.roster.loc[t["roster_row"]]
-                players = {str(rec[f"player{i}"]).strip() for i in range(1, 7)
-                           if rec.get(f"player{i}") is not None}
+                names = (rec.get(f"player{i}") for i in range(1, 7))
+                listed = [str(v).strip() for v in names if not is_blank(v)]
+            players = set(listed)
             seen: dict[str, Any] = {}
+            by_board: dict[int, tuple[str, str]] = {}
             for r in typed.games.to_dict("records"):
                 v = r.get(col.key)
                 if v is None or v != v or str(v).strip() == "":
@@ -484,4 +486,14 @@ def _check_members(ev: CoreEvent) -> None:
                     ev.errors.append(InputError(f"“{name}”在同一场比赛中出场两次",
                                                 f"{name!r} plays twice in one match",
                                                 sheet=sheet, cell=cell))
+                else:
+                    try:
+                        by_board[int(r.get("board"))] = (name, cell)
+                    except (TypeError, ValueError):
+                        pass
                 seen[name] = r.get("_row")
+            # the scoring's board-order rule (定台制, order kept …), when it has one
+            rule = getattr(s.scoring, "lineup_problems", None)
+            if rule is not None and by_board:
+                for board, zh, en in rule({b: n for b, (n, _) in by_board.items()}, listed):
+                    ev.errors.append(InputError(zh, en, sheet=sheet, cell=by_board[board][1]))

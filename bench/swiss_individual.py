@@ -54,13 +54,16 @@ def greedy(infos):
 
 
 def best_of(fn, repeat=3):
-    best = float("inf")
+    """(best wall seconds, best CPU seconds of this process, last result): on a shared machine
+    the CPU time is the figure to compare with the goal."""
+    best = cpu = float("inf")
     out = None
     for _ in range(repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         out = fn()
         best = min(best, time.perf_counter() - t)
-    return best, out
+        cpu = min(cpu, time.process_time() - c)
+    return best, cpu, out
 
 
 def to_trf(st: StageState):
@@ -84,24 +87,26 @@ def to_trf(st: StageState):
 
 def main() -> None:
     table = Table(title="Individual Swiss: one round (round 7 after 6 random rounds)")
-    for col in ("case", "entrants", "engine s", "baseline s", "pairs", "goal"):
+    for col in ("case", "entrants", "engine s", "engine CPU s", "baseline s", "pairs", "goal"):
         table.add_column(col)
     st, fmt = build(1000, 6)
     rnd = st.rounds_drawn() + 1
-    t_eng, ms = best_of(lambda: fmt.next_round(st, random.Random(0)))
-    t_base, _ = best_of(lambda: greedy(player_infos(st, fmt, rnd)))
-    table.add_row("中国规则 (rustworkx matching)", "1000", f"{t_eng:.3f}", f"{t_base:.3f}",
+    t_eng, c_eng, ms = best_of(lambda: fmt.next_round(st, random.Random(0)))
+    t_base, _, _ = best_of(lambda: greedy(player_infos(st, fmt, rnd)))
+    table.add_row("中国规则 (rustworkx matching)", "1000", f"{t_eng:.3f}", f"{c_eng:.3f}",
+                  f"{t_base:.3f}",
                   str(sum(1 for m in ms if not m.is_bye)), "≤ 0.3 s")
     try:
         from bianpai.engines.trf import dutch_pairings
         st5, fmt5 = build(500, 6, seed=2)
         trf = to_trf(st5)
-        t_d, pairs = best_of(lambda: dutch_pairings(trf), repeat=1)
-        t_b5, _ = best_of(lambda: greedy(player_infos(st5, fmt5, 7)))
-        table.add_row("FIDE Dutch (py4swiss)", "500", f"{t_d:.3f}", f"{t_b5:.3f}",
+        t_d, c_d, pairs = best_of(lambda: dutch_pairings(trf), repeat=1)
+        t_b5, _, _ = best_of(lambda: greedy(player_infos(st5, fmt5, 7)))
+        table.add_row("FIDE Dutch (py4swiss, 2025 text)", "500", f"{t_d:.3f}", f"{c_d:.3f}",
+                      f"{t_b5:.3f}",
                       str(sum(1 for p in pairs if p[1])), "—")
     except Exception as exc:  # the optional extra is missing
-        table.add_row("FIDE Dutch (py4swiss)", "500", f"n/a ({exc})", "", "", "")
+        table.add_row("FIDE Dutch (py4swiss)", "500", f"n/a ({exc})", "", "", "", "")
     Console().print(table)
 
 

@@ -9,13 +9,15 @@ bye, ``Z`` zero-point bye/absence; blank = not paired). Other lines are kept as 
 JaVaFo's ``XXR n`` (total rounds) and ``XXC white1/black1`` are read into fields.
 Line ends CR, LF and CRLF are all accepted.
 
-:func:`dutch_pairings` pairs the next round by FIDE C.04.3 through py4swiss (optional extra
-``bianpai[chess]``); :func:`trf_standings` gives each player's points and C.07 tie-breaks.
+:func:`dutch_pairings` pairs the next round by FIDE C.04.3 (2025 text) through py4swiss (optional
+extra ``bianpai[chess]``, which implements the 2017 text: the two 2025 changes it lacks — the float
+of an unplayed round, Art. 1.4.3, and the PAB choice, C5/C9 — are adapted here); :func:`trf_standings` gives each player's points and C.07 tie-breaks.
 Sources: FIDE TRF-16 description; JaVaFo TRF(x) extensions; bbpPairings exchange format.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -167,16 +169,19 @@ def write_trf(trf: Trf, eol: str = "\n") -> str:
 
 # ------------------------------------------------------------------------------ Dutch via py4swiss
 
-def dutch_pairings(trf: Trf) -> list[tuple[int, int]]:
-    """Next round of ``trf`` by FIDE C.04.3 (Dutch), via py4swiss (MIT, ``bianpai[chess]``).
+#: C.04.3 texts :func:`dutch_pairings` can follow
+DUTCH_TEXTS = ("2025", "2017")
+_PY4SWISS_LOCK = threading.Lock()
+_POINTS_WITHOUT_PLAYING = frozenset("+FUH")  # more than a loss scored in an unplayed round
 
-    Returns ``(white, black)`` start numbers in board order; a pairing-allocated bye is
-    ``(n, 0)``. Players whose column of the round to pair already holds a code (``H``, ``Z`` …)
-    are not paired. Raises ``RuleError`` when py4swiss is not installed or the round cannot be
-    paired. Note: py4swiss 0.3.1 implements the Dutch text effective till 31 Jan 2026; the
-    2025-text cases of the corpus (PAB choice C5) may differ (see tests)."""
+
+def _py4swiss_pair(trf: Trf, text: str) -> list[tuple[int, int]]:
+    """One call of py4swiss's Dutch engine on ``trf``; under ``text="2025"`` with the float rule
+    of the 2025 text (Art. 1.4.3) in place of the 2017 one (A.4.b). Raises ``RuleError``."""
     try:
+        import py4swiss.engines.dutch.player as p4_player
         from py4swiss.engines import DutchEngine
+        from py4swiss.engines.common.float import Float
         from py4swiss.trf.codes import PlayerCode, TeamCode, TournamentCode, XCode
         from py4swiss.trf.parsed_trf import ParsedTrf
         from py4swiss.trf.sections import PlayerSection, TeamSection, TournamentSection, XSection
@@ -187,10 +192,10 @@ def dutch_pairings(trf: Trf) -> list[tuple[int, int]]:
     from collections import defaultdict
 
     # py4swiss reads the rank column; an unranked file (round 1) gets the start numbers
-    text = write_trf(replace(trf, players=[replace(p, rank=p.rank or p.number)
+    body = write_trf(replace(trf, players=[replace(p, rank=p.rank or p.number)
                                            for p in trf.players]))
     lines = defaultdict(list)
-    for i, raw in enumerate(text.splitlines()):
+    for i, raw in enumerate(body.splitlines()):
         s = raw.strip()
         if not s:
             continue
@@ -199,17 +204,99 @@ def dutch_pairings(trf: Trf) -> list[tuple[int, int]]:
         except Exception:
             continue
         lines[tl.code_type].append(tl)
-    try:
-        parsed = ParsedTrf(
-            player_sections=[PlayerSection.from_string(str(x)) for x in lines[PlayerCode]],
-            team_sections=[TeamSection.from_string(str(x)) for x in lines[TeamCode]],
-            tournament_section=TournamentSection.from_lines(lines[TournamentCode]),
-            x_section=XSection.from_lines(lines[XCode]))
-        parsed.validate_contents()
-        pairs = DutchEngine.generate_pairings(parsed)
-    except Exception as exc:
-        raise RuleError(f"荷兰制无法编排下一轮：{exc}", f"Dutch pairing failed: {exc}") from exc
+    floats_2017 = p4_player._get_floats
+
+    def floats_2025(section, round_number, points):
+        # C.04.3 (2025) 1.4.3: only a player who scores MORE than a loss without playing gets a
+        # downfloat for that round; the 2017 A.4.b gave one for any unplayed round
+        if round_number >= 0:
+            rr = section.results[round_number]
+            if not rr.result.is_played() and rr.result.value not in _POINTS_WITHOUT_PLAYING:
+                return Float.NONE
+        return floats_2017(section, round_number, points)
+
+    with _PY4SWISS_LOCK:
+        if text == "2025":
+            p4_player._get_floats = floats_2025
+        try:
+            parsed = ParsedTrf(
+                player_sections=[PlayerSection.from_string(str(x)) for x in lines[PlayerCode]],
+                team_sections=[TeamSection.from_string(str(x)) for x in lines[TeamCode]],
+                tournament_section=TournamentSection.from_lines(lines[TournamentCode]),
+                x_section=XSection.from_lines(lines[XCode]))
+            parsed.validate_contents()
+            pairs = DutchEngine.generate_pairings(parsed)
+        except Exception as exc:
+            raise RuleError(f"荷兰制无法编排下一轮：{exc}", f"Dutch pairing failed: {exc}") from exc
+        finally:
+            p4_player._get_floats = floats_2017
     return [(int(p.white), int(p.black)) for p in pairs]
+
+
+def _pab_candidates(trf: Trf):
+    """Players to pair who may receive the PAB (no earlier PAB ``U`` nor forfeit win ``+``,
+    C.04.1), in the 2025 order of preference: lowest score first (C5), then fewest unplayed
+    rounds (C9), then the lowest in the pairing order (higher pairing number). Returns
+    ``(players, unplayed)`` where ``unplayed(player)`` counts the rounds not played."""
+    rnd = trf.rounds_played
+    out = []
+    for p in trf.players:
+        if len(p.rounds) > rnd and (p.rounds[rnd].result.strip() or p.rounds[rnd].opponent):
+            continue  # pre-set for the round to pair (H, Z …)
+        done = p.rounds[:rnd]
+        if any(r.result in "U+" for r in done):
+            continue
+        out.append(p)
+    def unplayed(p):
+        return sum(1 for r in p.rounds[:rnd] if r.result not in "10=WDL" or not r.opponent)
+    return sorted(out, key=lambda p: (p.points, unplayed(p), -(p.rank or p.number))), unplayed
+
+
+def dutch_pairings(trf: Trf, *, text: str = "2025") -> list[tuple[int, int]]:
+    """Next round of ``trf`` by FIDE C.04.3 (Dutch), via py4swiss (MIT, ``bianpai[chess]``).
+
+    Returns ``(white, black)`` start numbers in board order; a pairing-allocated bye is
+    ``(n, 0)``. Players whose column of the round to pair already holds a code (``H``, ``Z`` …)
+    are not paired. Raises ``RuleError`` when py4swiss is not installed or the round cannot be
+    paired.
+
+    ``text``: ``"2025"`` (default; C.04.3 applied from 1 July 2025, what bbpPairings 6 and FIDE
+    endorse now) or ``"2017"`` (the text py4swiss 0.3.1 — the newest release — implements).
+    py4swiss follows the 2017 text in two places where the 2025 text changed, and this function
+    adapts it (checked against every case of the bbpPairings/JaVaFo corpus):
+
+    * floats (2025 Art. 1.4.3 v 2017 A.4.b): a round not played gives a downfloat only when the
+      player scored more than a loss in it (``+ F U H``), no longer for ``- Z`` — py4swiss's float
+      function is swapped for the 2025 rule during the call (pinned py4swiss==0.3.1);
+    * the PAB (2025 criteria C5 "lowest score of the PAB assignee" and C9 "fewest unplayed
+      rounds", both above the bracket-by-bracket choice of 2017): when py4swiss gives the bye to
+      a player while a lower-scored (or equally scored with fewer unplayed rounds) eligible player
+      could take it with the rest still pairable, that player gets the PAB and py4swiss pairs the
+      rest. Among equal candidates the lowest in the pairing order is tried first (a reading of
+      the 2025 text where C6–C8 and the colour criteria would also weigh in)."""
+    if text not in DUTCH_TEXTS:
+        raise RuleError(f"未知的荷兰制版本：{text}", f"unknown Dutch text: {text}")
+    pairs = _py4swiss_pair(trf, text)
+    bye = next((w for w, b in pairs if not b), None)
+    if text == "2017" or bye is None:
+        return pairs
+    cands, unplayed = _pab_candidates(trf)
+    chosen = trf.player(bye)
+    rank = (chosen.points, unplayed(chosen))
+    rnd = trf.rounds_played
+    for c in cands:
+        if (c.points, unplayed(c)) >= rank:
+            break
+        rounds = list(c.rounds[:rnd]) + [TrfRound(None, "-", "Z")]  # set aside
+        rest = replace(trf, players=[replace(p, rounds=rounds) if p is c else p
+                                     for p in trf.players])
+        try:
+            others = _py4swiss_pair(rest, text)
+        except RuleError:
+            continue
+        if all(b for _, b in others):
+            return others + [(c.number, 0)]
+    return pairs
 
 
 def format_pairings(pairs: list[tuple[int, int]]) -> str:

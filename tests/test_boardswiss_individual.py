@@ -17,8 +17,9 @@ from hypothesis import given, settings, strategies as st
 from bianpai.engines.core import (MatchResult, NotReady, StageEntrant, StageState, format_for)
 from bianpai.engines.errors import RuleError
 from bianpai.engines.swiss_individual import (BYE_LABEL, REQUESTED_BYE_LABEL, IndividualSwiss,
-                                              PlayerInfo, _set_levels, colour_need,
-                                              default_rounds, edge_cost, pair_players)
+                                              PlayerInfo, colour_need, default_rounds,
+                                              edge_cost, pair_players)
+from bianpai.engines.swiss_pairing import LATE_ENTRY_LABELS, _set_levels
 
 TWO, ONE, ZERO = Decimal(2), Decimal(1), Decimal(0)
 
@@ -28,6 +29,8 @@ def _result(m, rng, draw=0.1):
         pts = tuple(TWO if s is not None else ZERO for s in m.sides)
         if m.label == REQUESTED_BYE_LABEL:
             pts = tuple(ONE if s is not None else ZERO for s in m.sides)
+        if m.label in LATE_ENTRY_LABELS.values():  # the scoring's credit: 0, or a draw
+            pts = (ONE if m.label == LATE_ENTRY_LABELS["half_per_round"] else ZERO, ZERO)
         return MatchResult(m, pts, ("BYE", "BYE"))
     x = rng.random()
     if x < draw:
@@ -61,7 +64,13 @@ def simulate(n, seed, *, rounds=None, withdraw=0, late=0, fmt=None):
     return state, fmt
 
 
-def check_invariants(state, fmt):
+def check_invariants(state, fmt, *, final_round_exempt=frozenset(), played_only_met=False):
+    """Nobody paired twice in a round, no rematch, at most one 轮空 each, late entrants only in
+    their 迟报 byes, the colour run and difference limits of ``fmt``. ``final_round_exempt``:
+    entrants whose colour in the event's last round is exempt (FIDE C.04.3: topscorers).
+    ``played_only_met``: a forfeited game is no meeting (FIDE C.04.2: players whose game was not
+    played may be paired again)."""
+    last = state.rounds_drawn()
     met = set()
     byes: dict[int, int] = {}
     colours: dict[int, list[str]] = {}
@@ -69,6 +78,10 @@ def check_invariants(state, fmt):
         ms = state.round_matches(r)
         seen = [e for m in ms for e in m.entrants]
         assert len(seen) == len(set(seen)), f"round {r}: someone paired twice"
+        # a late entrant's rounds before joining are its 迟报 byes, nothing else
+        late = {m.entrants[0] for m in ms if m.label in LATE_ENTRY_LABELS.values()}
+        assert late == {e.number for e in state.entrants if e.join_round > r}
+        seen = [e for e in seen if e not in late]
         for m in ms:
             if m.is_bye:
                 if m.label == BYE_LABEL:
@@ -76,11 +89,13 @@ def check_invariants(state, fmt):
                 continue
             pair = frozenset(m.sides)
             assert pair not in met, f"rematch {sorted(pair)} in round {r}"
-            met.add(pair)
             res = state.results[m.key]
+            if not (played_only_met and not all(o in ("W", "D", "L") for o in res.outcome)):
+                met.add(pair)
             if all(o in ("W", "D", "L") for o in res.outcome):
-                colours.setdefault(m.sides[0], []).append("W")
-                colours.setdefault(m.sides[1], []).append("B")
+                for e, c in zip(m.sides, "WB"):
+                    if not (r == last and e in final_round_exempt):
+                        colours.setdefault(e, []).append(c)
         for e in state.entrants:  # withdrawn / not yet joined entrants are not paired
             if e.number in seen:
                 assert e.join_round <= r
@@ -199,9 +214,12 @@ class TestLaterRounds:
             state.matches.extend(ms)
             for m in ms:
                 state.results[m.key] = _result(m, rng)
-            who = {e for m in ms for e in m.entrants}
+            who = {e for m in ms if m.label not in LATE_ENTRY_LABELS.values()
+                   for e in m.entrants}
             assert (8 in who) == (r >= 3)
             assert (7 in who) == (r <= 2)
+            late = [m.sides for m in ms if m.label == LATE_ENTRY_LABELS["half_per_round"]]
+            assert late == ([(8, None)] if r < 3 else [])
             if r == 2:
                 req = [m for m in ms if m.label == REQUESTED_BYE_LABEL]
                 assert [m.sides for m in req] == [(3, None)]
@@ -339,7 +357,7 @@ def test_weight_range():
     the encoder's limit, and 1,000 entrants on 25 score levels stay under it."""
     import rustworkx as rx
 
-    from bianpai.engines.swiss_individual import WEIGHT_BITS, _encoder
+    from bianpai.engines.swiss_pairing import WEIGHT_BITS, _encoder
     big = 2 ** (WEIGHT_BITS + 4)
     g = rx.PyGraph()
     g.add_nodes_from(range(4))

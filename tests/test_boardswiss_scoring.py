@@ -193,3 +193,41 @@ class TestEndToEnd:
         state.standings[None] = st
         pl = fmt.placings(state)
         assert pl["entrant"].tolist() == st["entrant"].tolist()
+
+
+class TestLineupRules:
+    """出场名单 board-order rules (``TeamBoardGames.lineup_rule``)."""
+
+    LISTED = ["甲1", "甲2", "甲3", "甲4", "替补"]
+
+    def test_fixed_boards_reserve_replaces_any_one(self):
+        """象棋 四3 "分台换人制…另有一名替换队员可于每轮开赛前替换其中任意一台选手"; 四4 "台次名单…会议结束后
+        不予更改"."""
+        sc = TeamBoardGames()
+        assert sc.lineup_rule == "fixed" and sc.substitutes_per_round == 1
+        assert sc.lineup_problems({1: "甲1", 2: "甲2", 3: "甲3", 4: "甲4"}, self.LISTED) == []
+        for b in (1, 2, 3, 4):
+            lu = {k: f"甲{k}" for k in (1, 2, 3, 4)}
+            lu[b] = "替补"
+            assert sc.lineup_problems(lu, self.LISTED) == []
+        bad = sc.lineup_problems({1: "甲2", 2: "甲1", 3: "甲3", 4: "替补"}, self.LISTED)
+        assert [b for b, *_ in bad] == [1, 2] and "定台制" in bad[0][1]
+
+    def test_one_substitute_per_round(self):
+        """围棋 四（四） "替补队员每轮可替换当轮上场的其中一名队员"."""
+        listed = self.LISTED + ["替补2"]
+        sc = TeamBoardGames()
+        bad = sc.lineup_problems({1: "甲1", 2: "替补", 3: "替补2", 4: "甲4"}, listed)
+        assert [b for b, *_ in bad] == [3]
+        assert TeamBoardGames(substitutes_per_round=None).lineup_problems(
+            {1: "甲1", 2: "替补", 3: "替补2", 4: "甲4"}, listed) == []
+
+    def test_order_kept_players_move_up(self):
+        """Reading ``order``: the boards follow the 台次名单 order; with the 2nd absent, 3rd and 4th
+        move up and the reserve plays board 4."""
+        sc = TeamBoardGames(lineup_rule="order")
+        assert sc.lineup_problems({1: "甲1", 2: "甲3", 3: "甲4", 4: "替补"}, self.LISTED) == []
+        bad = sc.lineup_problems({1: "甲1", 2: "甲4", 3: "甲3", 4: "替补"}, self.LISTED)
+        assert [b for b, *_ in bad] == [3]
+        assert TeamBoardGames(lineup_rule="free").lineup_problems(
+            {1: "甲4", 2: "甲1", 3: "甲3", 4: "甲2"}, self.LISTED) == []

@@ -68,18 +68,34 @@ class TestDutchBbpPairings:
         t = parse_trf(_read(BBP / "dutch_2025_C9.input"))
         assert format_pairings(dutch_pairings(t)) == _read(BBP / "dutch_2025_C9.output.expected")
 
-    @pytest.mark.xfail(strict=True, reason="py4swiss 0.3.1 implements the Dutch text effective "
-                       "till 31 Jan 2026; this case pins the 2025 text's C5 (PAB to the lowest "
-                       "score group): py4swiss gives the bye to player 5, bbpPairings to 6")
     def test_c5_pab_lowest_score_group(self):
+        """C.04.3 (2025) C5: the PAB goes to the lowest score possible (player 6, 0 points),
+        before the top bracket's pairs (2017 text: player 5 gets it, 1-3 pair)."""
         t = parse_trf(_read(BBP / "dutch_2025_C5.input"))
         assert format_pairings(dutch_pairings(t)) == _read(BBP / "dutch_2025_C5.output.expected")
 
-    @pytest.mark.xfail(strict=True, reason="py4swiss 0.3.1 differs from bbpPairings 6.0.0 on 4 of "
-                       "30 boards in round 15 of this 60-player event (2025-text criteria)")
     def test_issue_7(self):
+        """C.04.3 (2025) Art. 1.4.3: a forfeit loss in round 14 (player 53) is no downfloat, so
+        53 may float down in round 15 (all 30 boards as bbpPairings 6.0.0)."""
         t = parse_trf(_read(BBP / "issue_7.input"))
         assert format_pairings(dutch_pairings(t)) == _read(BBP / "issue_7.output.expected")
+
+    @pytest.mark.parametrize("case, differs", [
+        ("dutch_2025_C5", {"1 3", "6 2", "5 0"}),
+        ("issue_7", {"27 50", "34 58", "47 48", "53 42"})])
+    def test_2017_text_differs_where_2025_changed(self, case, differs):
+        """The 2017 text (what py4swiss implements unadapted) pairs these two cases differently;
+        the 2025 adaptation is what makes them equal to bbpPairings."""
+        t = parse_trf(_read(BBP / f"{case}.input"))
+        got = set(format_pairings(dutch_pairings(t, text="2017")).splitlines()[1:])
+        want = set(_read(BBP / f"{case}.output.expected").replace("\r", "\n").splitlines()[1:])
+        assert differs <= got and got != want
+
+    def test_unknown_text_refused(self):
+        from bianpai.engines.errors import RuleError
+        t = parse_trf(_read(BBP / "dutch_2025_C9.input"))
+        with pytest.raises(RuleError):
+            dutch_pairings(t, text="2009")
 
     def test_issue_7_is_a_valid_round(self):
         t = parse_trf(_read(BBP / "issue_7.input"))
@@ -167,12 +183,14 @@ def test_individual_swiss_dutch_mode_event():
         state.matches.extend(ms)
         for m in ms:
             if m.is_bye:
-                p = half if m.label == "请假" else one
+                p = half if m.label == "请假" else zero if m.label == "迟报未赛" else one
                 state.results[m.key] = MatchResult(m, (p, zero), ("BYE", "BYE"))
             else:
                 x = rng.choice([(one, zero, "W", "L"), (zero, one, "L", "W"),
                                 (half, half, "D", "D")])
                 state.results[m.key] = MatchResult(m, x[:2], x[2:])
-        who = {e for m in ms for e in m.entrants}
+        who = {e for m in ms if m.label != "迟报未赛" for e in m.entrants}
         assert (11 in who) == (r >= 2) and (10 in who) == (r <= 3)
+        late = [m.sides for m in ms if m.label == "迟报未赛"]
+        assert late == ([(11, None)] if r == 1 else [])
     check_invariants(state, fmt)

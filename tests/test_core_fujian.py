@@ -398,3 +398,63 @@ def test_lineup_names_must_be_registered_players(event):
     # the registered players typed on the other boards are not errors
     assert all(f"逐局成绩!{col}{i}" not in res.output for i in game_rows if i != game_rows[1])
     assert all(home[k] not in res.output for k in (0, 2, 3))
+
+
+def _go_match_one(event):
+    """(worksheet rows of 围棋 round 1 table 1 on 逐局成绩, column of 甲方出场队员, home players in
+    报名 order)."""
+    head = rows(event, "逐局成绩")[0]
+    c0 = head.index("甲方出场队员") + 1
+    sched = {(r[3], r[4]): r for r in rows(event, "对阵")[1:] if r[0] == "围棋"}
+    people: dict = {}
+    for r in rows(event, "报名")[1:]:
+        if r[0] == "围棋":
+            people.setdefault(r[1], []).append(r[3])
+    game_rows = [i for i, r in enumerate(rows(event, "逐局成绩"), start=1)
+                 if r[0] == "围棋" and r[3] == 1 and r[4] == 1]
+    return game_rows, c0, people[sched[(1, 1)][7]]
+
+
+def test_lineup_fixed_boards_reserve_on_any_board(event):
+    """围棋 四（四）"赛前确定队员台次，确定后上场台次不再变动。替补队员每轮可替换当轮上场的其中一名队员";
+    象棋 四3 "另有一名替换队员可于每轮开赛前替换其中任意一台选手": the reserve (5th of the 台次名单)
+    may play board 3 in place of the 3rd; the others keep their boards — accepted."""
+    game_rows, c0, home = _go_match_one(event)
+    assert len(home) == 5
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    for k, i in enumerate(game_rows):
+        ws.cell(i, c0, home[4] if k == 2 else home[k])
+    wb.save(event)
+    res = run("rank", event)
+    assert res.exit_code == 0, res.output
+
+
+def test_lineup_out_of_board_order_is_named_and_nothing_written(event):
+    """围棋 四（四）"确定后上场台次不再变动" (定台制, setting ``lineup_rule: fixed``): the 2nd of the
+    台次名单 on board 1 and the 1st on board 2 are both named by cell; two reserves in one match
+    break "替换…其中一名队员" (``substitutes_per_round: 1``); nothing is written."""
+    game_rows, c0, home = _go_match_one(event)
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    for i, name in zip(game_rows, [home[1], home[0], home[2], home[3]]):
+        ws.cell(i, c0, name)
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    col = openpyxl.utils.get_column_letter(c0)
+    assert res.exit_code == 2 and digest(event) == before
+    assert f"逐局成绩!{col}{game_rows[0]}" in res.output
+    assert f"逐局成绩!{col}{game_rows[1]}" in res.output
+    assert f"逐局成绩!{col}{game_rows[2]}" not in res.output and "定台制" in res.output
+
+
+def test_first_move_alternates_board_by_board(demo):
+    """象棋 (韩宽《象棋规则问答》团体赛): 先列队单数台执红 — the prepared 逐局成绩 rows say who moves
+    first on each board, alternating (setting ``first_move_boards: odd``)."""
+    path, _ = demo
+    head = rows(path, "逐局成绩")[0]
+    fm, bd = head.index("先手方"), head.index("台次")
+    got = [(r[bd], r[fm]) for r in rows(path, "逐局成绩")[1:]
+           if r[0] == "象棋" and r[3] == 1 and r[4] == 1]
+    assert got == [(1, "甲方"), (2, "乙方"), (3, "甲方"), (4, "乙方")]
