@@ -139,6 +139,18 @@ def test_fj18_places_per_direction_set_by_the_organizer():
         assert part["certificate"].tolist() == [False] * 3 + [True] * 5
 
 
+@pytest.mark.parametrize("entries,cut", [(20, 12), (13, 7), (10, 6), (3, 1)])
+def test_fj12_sixty_percent_winners_forty_percent_merit(entries, cut):
+    """FJ-12 九（二）“桥牌、象棋、围棋项目：根据报名队数，60%优胜奖，40%优秀奖” (rounding unstated): places
+    1 … ⌊0.6 × 报名队数⌋ get 优胜奖, the rest 优秀奖 (``awards.groups[1].merit_split.winner_percent``)."""
+    assert REG.awards.groups[1].merit_split.winner_percent == 60
+    st = pd.DataFrame({"group": "象棋", "place": range(1, entries + 1),
+                       "entrant_id": [f"t{i}" for i in range(entries)],
+                       "name": [f"队{i}" for i in range(entries)], "unit": "福州"})
+    t = allocate(st, REG.awards).table
+    assert t["award"].tolist() == ["优胜奖"] * cut + ["优秀奖"] * (entries - cut)
+
+
 # ------------------------------------------------------------------ 象棋 / 围棋
 
 def test_fj53_xiangqi_team_ranking_stand_in_chain():

@@ -143,3 +143,9 @@ def test_qd20_qd21_qd22_top_three_money_tax_announced_later():
     assert [D(str(v)) for v in t["tax_withheld"]] == [D(400), D(200), D(100)]
     assert [D(str(v)) for v in t["net"]] == [D(1600), D(800), D(400)]
     assert REG.awards.tax.rate == D("0.2")
+    # 十一 limits nobody to one prize: the same person 1st in both sections is paid twice
+    assert REG.awards.one_prize_per_person is False
+    both = pd.concat([ranking.assign(group=g, person_id=["p1", "p2", "p3", "p4"])
+                      for g in ("各地市代表队", "业余组")], ignore_index=True)
+    t = allocate(both, AwardRules.model_validate(data)).table.set_index(["group", "place"])
+    assert D(str(t.loc[("各地市代表队", 1), "gross"])) == D(str(t.loc[("业余组", 1), "gross"])) == D(2000)

@@ -337,3 +337,28 @@ def test_sz28_sz29_chain_for_every_place_ending_in_lots():
     assert list(a["rank"]) == [1, 2, 3, 4]
     assert len({tuple(rank([1, 2, 3, 4], res, CHAIN, seed=s).table.entrant)
                 for s in range(20)}) > 1
+
+
+# ------------------------------------------------------------------ 九: the draw (workbook)
+
+def test_sz12_numbers_drawn_by_seeded_lot(tmp_path):
+    """SZ-12 九 “比赛的编号对阵在第一轮比赛前抽签确定”: ``bianpai draw`` gives the pairs the numbers 1–n by
+    lot; the seed is written next to each number (同一种子同一结果, a replayable lot), another
+    seed gives another order."""
+    from typer.testing import CliRunner
+
+    from bianpai.addin.cli import app
+    from tests.helpers import four_pairs, new_event, sheet_rows
+
+    assert REG.draw.numbers_by_lot is True
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    orders = []
+    for seed in (5, 6, 5):
+        res = CliRunner().invoke(app, ["draw", str(wb), "--seed", str(seed), "--redraw"])
+        assert res.exit_code == 0, res.output
+        draw = sheet_rows(wb, "抽签")[1:]
+        assert sorted(r[1] for r in draw) == [1, 2, 3, 4]
+        assert {r[5] for r in draw} == {str(seed)}
+        orders.append([r[2] for r in sorted(draw, key=lambda r: r[1])])
+    assert orders[0] == orders[2] and orders[0] != orders[1]
