@@ -12,6 +12,7 @@ fails when
 * a named test's source (its function, docstring included, and the docstring of its test class)
   mentions neither the row id nor the row's clause number (see :func:`clause_keys`);
 * an AMBIGUOUS or MISSING-BY-DESIGN row has no note saying the reading or why;
+* a setting key of an IMPLEMENTED or AMBIGUOUS row is not a 设置项 of its preset's 规程 sheet;
 * the summary counts disagree with the rows.
 """
 
@@ -206,3 +207,68 @@ def test_summary_counts_follow_the_rows():
 ])
 def test_the_clause_matcher(clause, source, hit):
     assert mentions(source, {"id": "XX-00", "clause": clause}) is hit
+
+
+# ---------------------------------------------------------------- setting keys exist
+
+PRESET = {"SZ": "shenzhen-guandan-pairs-2023", "QD": "qingdao-gouji-2015",
+          "FJ": "fujian-elder-mind-games-2024", "OT": "otog-mind-games-2024",
+          "CB": "cbsa-chinese-eightball-open-2022"}
+OTHER = {"*bridge*": "fujian-elder-bridge-teams", "*teams*": "otog-bridge-teams"}
+
+
+@lru_cache(maxsize=None)
+def sheet_paths(preset: str) -> tuple[str, ...]:
+    """Column 设置项 of the 规程 sheet the preset's workbook gets."""
+    from bianpai.templates.presets_io import load_preset
+    from bianpai.workbooks.settings import settings_rows
+    return tuple(str(r[0]) for r in settings_rows(load_preset(preset))[1:] if r[0])
+
+
+def key_patterns(key: str) -> list[str]:
+    """Regexes of the sheet paths a doc key stands for: ``[a..b]`` expands, ``[*]`` is any index
+    (or the shared ``[*]`` row), ``x/y`` in the last segment are alternatives, ``*`` inside a
+    name is any name part."""
+    head, _, last = key.rpartition(".")
+    alts = last.split("/")
+    # alternatives in the last segment: a.b.kind/rounds → a.b.kind, a.b.rounds
+    keys = [f"{head}.{a}" if head else a for a in alts] if "/" in last else [key]
+    out = []
+    for k in keys:
+        ranges = re.findall(r"\[(\d+)\.\.(\d+)\]", k)
+        variants = [k]
+        for a, b in ranges:
+            variants = [v.replace(f"[{a}..{b}]", f"[{i}]", 1) for v in variants
+                        for i in range(int(a), int(b) + 1)]
+        for v in variants:
+            out.append("".join(
+                r"\[(?:\d+|\*)\]" if t == "[*]" else
+                rf"\[(?:{t[1:-1]}|\*)\]" if t.startswith("[") else
+                r"\w*" if t == "*" else re.escape(t)
+                for t in re.findall(r"\[\*\]|\[\d+\]|\*|[^[*]+|\[", v)))
+    return out
+
+
+def key_found(key: str, paths: tuple[str, ...]) -> bool:
+    for rx in key_patterns(key):
+        if any(re.fullmatch(rx + r"(?:[.\[].*)?", p) for p in paths):
+            continue
+        trimmed = re.sub(r"\\\[\(\?:\d+\|\\\*\)\\\]$", "", rx)   # a list value: criteria[1]
+        if trimmed != rx and any(re.fullmatch(trimmed, p) for p in paths):
+            continue
+        return False
+    return True
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if status_of(r) in NEEDS_TEST],
+                         ids=lambda r: r["id"])
+def test_setting_keys_are_rows_of_the_regulation_sheet(row):
+    """Every setting key of an IMPLEMENTED / AMBIGUOUS row is a 设置项 of the 规程 sheet of its
+    preset (``*bridge*`` / ``*teams*``: the bridge team preset of the same 规程)."""
+    missing = []
+    for part in re.split(r"[;；]", row["setting"]):
+        preset = next((p for mark, p in OTHER.items() if mark in part), PRESET[row["id"][:2]])
+        for key in re.findall(r"`([^`]+)`", part):
+            if not key_found(key, sheet_paths(preset)):
+                missing.append(f"{preset}: {key}")
+    assert missing == []
