@@ -204,3 +204,40 @@ def test_ot23_vp_scale_ties_and_bye_for_ten_boards():
     assert list(s1.tie_breaks.criteria) == ["vp", "h2h_vp", "imp_quotient", "lots"]
     assert vp(48, 10) == (D("20.00"), D("0.00")) and vp(47, 10)[0] < D("20.00")
     assert vp(0, 10) == (D("10.00"), D("10.00"))
+
+
+# ------------------------------------------------------------------ the draw setting (audit D8)
+
+def test_numbers_by_lot_setting_is_read(tmp_path):
+    """Audit D8 (issue 8: a setting shown in 规程 must be read): 抽签定序号 (``draw.numbers_by_lot``)
+    true = numbers by the seeded lot, false = the numbers follow the roster order (numbers typed
+    in 报名 are kept either way)."""
+    import openpyxl
+    from typer.testing import CliRunner
+
+    from bianpai.addin import commands
+    from bianpai.addin.cli import app
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    from tests.helpers import sheet_rows
+
+    def book(name, by_lot):
+        path = tmp_path / name
+        commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), REG)
+        wb = openpyxl.load_workbook(path)
+        for i in range(6):
+            wb["报名"].append(["中国象棋成年组", None, None, f"棋手{i}", "男", dt.date(1985, 3, 3),
+                              None, "鄂托克旗", "队员", None, None, None])
+        ws = wb["规程"]
+        row = next(r for r in range(2, ws.max_row + 1)
+                   if ws.cell(r, 1).value == "draw.numbers_by_lot")
+        ws.cell(row, 3).value = by_lot
+        wb.save(path)
+        res = CliRunner().invoke(app, ["draw", str(path), "--seed", "4"])
+        assert res.exit_code == 0, res.output
+        draw = [r for r in sheet_rows(path, "抽签")[1:] if r[0] == "中国象棋成年组"]
+        return [name for _, name in sorted((r[1], r[2]) for r in draw)]
+
+    roster_order = [f"棋手{i}" for i in range(6)]
+    assert book("plain.xlsx", False) == roster_order
+    drawn = book("lot.xlsx", True)
+    assert sorted(drawn) == roster_order and drawn != roster_order
