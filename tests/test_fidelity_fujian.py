@@ -345,3 +345,61 @@ def test_fj50_final_order_knockout_then_consolation():
                        pd.DataFrame({"team": [15, 21, 12, 18, 22, 13, 20]}))
     assert list(fr["team"]) == [14, 16, 11, 17, 15, 21, 12, 18, 22, 13, 20]
     assert list(fr["place"]) == list(range(1, 12))
+
+
+def test_fj10_disqualified_entrant_loses_results_place_and_award(tmp_path):
+    """FJ-10 七（五）“对在报名或参加各项交流活动中违反资格规定者，一经查实，取消其参加资格和已获成绩及奖项”: a 退赛 with
+    成绩处理 取消 (``bianpai withdraw --annul``) voids every result of the entrant, lists it in 总排名
+    without a place (不参加排名) and gives it no award — even where the places awarded reach the
+    whole field. Run on the generic core path with one small individual group (6 players, one
+    round, 6 places paid)."""
+    import openpyxl
+    from typer.testing import CliRunner
+
+    from bianpai.addin import commands
+    from bianpai.addin.cli import app
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    from tests.helpers import sheet_rows
+
+    def run(*args):
+        res = CliRunner().invoke(app, [str(a) for a in args])
+        assert res.exit_code == 0, res.output
+        return res
+
+    group = "中国象棋成年组"
+    path = tmp_path / "q.xlsx"
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"),
+                            load_preset("otog-mind-games-2024"))
+    wb = openpyxl.load_workbook(path)
+    for i in range(6):
+        wb["报名"].append([group, None, None, f"棋手{i}", "男", dt.date(1985, 3, 3), None,
+                          "鄂托克旗", "队员", None, None, None])
+    ws = wb["规程"]
+    for r in range(2, ws.max_row + 1):
+        key = str(ws.cell(r, 1).value or "")
+        if key == "groups[4].stages[0].format.rounds":
+            ws.cell(r, 3).value = 1
+        if key == "awards.groups[1].places_by_entries.steps[3].places":
+            ws.cell(r, 3).value = 6          # 6 entries → 6 places: the whole field is paid
+    wb.save(path)
+    run("draw", path, "--seed", 4)
+    wb = openpyxl.load_workbook(path)
+    ws = wb["逐局成绩"]
+    col = [c.value for c in ws[1]].index("结果") + 1
+    for r in range(2, ws.max_row + 1):
+        if ws.cell(r, 1).value == group:
+            ws.cell(r, col, "1-0")           # every first-listed player wins
+    wb.save(path)
+    loser = next(r for r in sheet_rows(path, "对阵")[1:] if r[0] == group)
+    number, name = loser[8], loser[9]        # the second-listed player of table 1 lost
+    run("withdraw", path, "--group", group, "--team", number, "--after-round", 1, "--annul",
+        "--reason", "违反资格规定")
+    run("rank", path)
+    final = [r for r in sheet_rows(path, "总排名")[1:] if r[0] == group]
+    void = [r for r in final if r[3] == name]
+    assert len(final) == 6 and len(void) == 1
+    assert void[0][1] is None and "不参加排名" in void[0][6]
+    assert sorted(r[1] for r in final if r[3] != name) == [1, 2, 3, 4, 5]
+    run("awards", path)
+    paid = [r for r in sheet_rows(path, "奖励")[1:] if r[0] == group]
+    assert len(paid) == 5 and name not in [r[2] for r in paid]
