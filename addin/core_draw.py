@@ -37,12 +37,14 @@ def _scored_or_refuse(ev: CoreEvent) -> None:
 
 
 def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
-    """Team numbers by seeded lot (typed numbers kept) and the first stage's pools."""
+    """Team numbers by seeded lot (typed numbers kept; setting ``draw.numbers_by_lot`` false:
+    the free numbers in roster order) and the first stage's pools."""
     r = ev.roster[ev.roster["group_id"] == g.id]
     typed = {int(rec["number"]) for _, rec in records(r) if rec["number"] is not None}
     free = [n for n in range(1, len(r) + 1) if n not in typed]
     rng = rng_for(seed, g.id, "numbers")
-    rng.shuffle(free)
+    if ev.reg.draw.numbers_by_lot:
+        rng.shuffle(free)
     teams = []
     it = iter(free)
     for row, rec in records(r):

@@ -145,6 +145,7 @@ def core_awards(port: WorkbookPort):
         teams = ev.groups[og.id].teams
         for label in dict.fromkeys(fs["ranking"]):
             part = fs[fs["ranking"].isna()] if label is None else fs[fs["ranking"] == label]
+            part = part[part["place"].notna()]  # annulled entrants (no place) get no award
             name = ranking_name(ev, g, label, zh=True)
             entries[name] = len(teams) if label is None else \
                 sum(1 for t in teams.values() if t["pool"] == label)

@@ -184,7 +184,8 @@ def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
 
 def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
     """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
-    named stages, in order; places shared inside a part stay shared). Columns ``place``,
+    named stages, in order; places shared inside a part stay shared; an entrant whose results
+    are all annulled — 弃权, 退赛 取消 — is listed last with no place). Columns ``place``,
     ``number``, ``source``, ``explanation``, ``ranking`` (the sub-entrant label of a separate
     ranking, else ``None``); ``None`` while a stage is unfinished. A derived group
     (``group.derived``) ranks the source group's entrants by a summed result value."""
@@ -219,10 +220,12 @@ def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
     # without a final_ranking the last stage's places are the group's
     parts = g.final_ranking or [FinalRankPart(from_stage=g.stages[-1].id)]
     rows: list[dict] = []
+    void: list[dict] = []   # entrants whose results are all annulled: listed, no place
     seen: set[int] = set()
     for part in parts:
         s = g.stage(part.from_stage)
         st = ev.state(g, s)
+        gone = ev.annulled.get((g.id, s.id), set())
         pl = s.format.placings(st).sort_values(["place"], kind="stable")
         lo, hi = part.places.first, part.places.last or 10**6
         pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
@@ -234,12 +237,19 @@ def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
             if n in seen:
                 continue
             seen.add(n)
+            if n in gone:  # 弃权 / 取消资格: all its results void, not ranked, no award
+                void.append(dict(place=None, number=n, source=ev.sname(s),
+                                 explanation="弃权或取消资格，全部成绩无效，不参加排名"))
+                continue
             same = [r for r in rows[base:] if r["_p"] == rec["place"]]
             place = same[0]["place"] if same else len(rows) + 1
             rows.append(dict(place=place, number=n, source=ev.sname(s), _p=rec["place"],
                              explanation=f"{ev.sname(s)}{(rec['pool'] or '')}{'组' if rec['pool'] else ''}"
                                          f"第{int(rec['place'])}名"))
-    return pd.DataFrame(rows, columns=["place", "number", "source", "explanation"])
+    cols = ["place", "number", "source", "explanation"]
+    if void:  # object columns: the places stay integers next to the empty ones
+        return pd.DataFrame(rows + void, columns=cols, dtype=object)
+    return pd.DataFrame(rows, columns=cols)
 
 
 def _source_group(ev: CoreEvent, g: Group) -> Group:

@@ -33,11 +33,9 @@ from typing import ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-import random
-from typing import Any
-
-from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
+from bianpai.engines.core import Match, MatchResult, register_scoring
 from bianpai.engines.errors import InputError
+from bianpai.engines.gouji_entry import GoujiEntry
 from bianpai.engines.gouji_input import (ADJUSTMENT_KINDS, FINISH_ALIASES, FINISHES,
                                          check_game, gouji_error, parse_finish,
                                          read_adjustments, read_games)
@@ -67,7 +65,7 @@ DEFAULT_NOTE = (
     "change its result.")
 
 
-class GoujiScoring(BaseModel):
+class GoujiScoring(GoujiEntry, BaseModel):
     """Scoring of a gouji team match (kind ``gouji_games``, alias 够级). See the module text.
 
     Settings (every ambiguous reading is one; the default ``note`` states the readings):
@@ -93,6 +91,9 @@ class GoujiScoring(BaseModel):
       team (only matters when results are not annulled). ``forfeit_annuls_all`` (True, 九第一条2):
       :func:`annul_forfeits` voids all matches of a forfeiting team.
     * ``bye_points`` (0): 积分 of a bye (the 规程 has no byes; a 9-team Berger round has one).
+
+    What is typed in the workbook (entry columns, completeness, the extra game of a knockout) is
+    the mixin :class:`bianpai.engines.gouji_entry.GoujiEntry`.
 
     ``games`` (rows of one match), one of three shapes:
 
@@ -387,196 +388,16 @@ class GoujiScoring(BaseModel):
                             "；".join(x for x in (zh, pz) if x), "; ".join(x for x in (en, pe) if x),
                             points=points)
 
-
     # ---------------------------------------------------------------- the workbook's entry
+    # (the entry sheet's columns, typed rows, completeness: engines/gouji_entry.py)
     #: 判定 codes of the 成绩 sheet → (side, adjustment kind)
     DECISIONS: ClassVar[dict[str, tuple[int, str]]] = {
         "主队弃权": (0, "forfeit"), "客队弃权": (1, "forfeit"),
         "主队判负": (0, "misconduct"), "客队判负": (1, "misconduct")}
 
-    def entry_game_columns(self) -> list[EntryColumn]:
-        """逐局成绩: each seat's finish (头科…大落, or 1–6), or each team's 局分 instead."""
-        # the dropdown offers the names and 1–6 (both accepted: a stop-style list must not
-        # refuse what the reader takes)
-        seats = [EntryColumn(f"seat_{k}", f"{k}号位", f"Seat {k}", "text",
-                             choices=FINISHES + tuple("123456"), width=6) for k in range(1, 7)]
-        return seats + [EntryColumn("points_0", "{side}局分", "{side} game points", "decimal",
-                                    side=0, width=8),
-                        EntryColumn("points_1", "{side}局分", "{side} game points", "decimal",
-                                    side=1, width=8)]
-
-    def entry_match_columns(self) -> list[EntryColumn]:
-        return []
-
-    def entry_decisions(self) -> list[str]:
-        """弃权 (incl. 迟到15分钟, 十（十一）) and 判负 (十（六）（七）) of either side."""
-        return list(self.DECISIONS)
-
-    def _typed_frames(self, typed: TypedMatch) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-        """``games`` (index: the sheet row when known; typed-points columns dropped when empty)
-        and ``adjustments`` (``None`` when there are none) in the shapes :meth:`score` reads."""
-        recs = typed.games.to_dict("records")
-        cols = [c for c in typed.games.columns if c != "_row" and not (
-            c in ("points_0", "points_1") and all(r[c] is None or r[c] != r[c] for r in recs))]
-        index = [r["_row"] for r in recs] if "_row" in typed.games.columns else None
-        g = pd.DataFrame([{k: r[k] for k in cols} for r in recs], index=index, columns=cols)
-        adj = [{"side": side, "kind": "penalty", "value": value}
-               for side, _kind, value in typed.penalties]
-        if typed.decision in self.DECISIONS:
-            side, kind = self.DECISIONS[typed.decision]
-            adj.append({"side": side, "kind": kind, "value": None})
-        return g, (pd.DataFrame(adj, columns=["side", "kind", "value"]) if adj else None)
-
-    @staticmethod
-    def _game_typed(g: pd.DataFrame, rec) -> bool:
-        def has(c):
-            v = rec.get(c) if hasattr(rec, "get") else None
-            return v is not None and v == v and v != ""
-        return all(has(f"seat_{k}") for k in range(1, 7)) or (has("points_0") and has("points_1"))
-
-    def is_complete(self, typed: TypedMatch) -> bool:
-        """A decision, or every game with all six finishes (or both teams' 局分); with
-        ``tie_decider`` a tied match also needs its extra game."""
-        if typed.decision:
-            return True
-        recs = typed.games.to_dict("records")
-        n = self.games_per_match
-        if len(recs) < n or not all(self._game_typed(None, r) for r in recs[:n]):
-            return False
-        if self.tie_decider == "extra_game" and self.extra_games_needed(typed):
-            return False
-        return all(self._game_typed(None, r) for r in recs)
-
-    def _decider(self) -> "GoujiScoring":
-        return GoujiScoring(**{**self.model_dump(), "games_per_match": 1, "tie_decider": "none"})
-
-    def _extra_results(self, match: Match, typed: TypedMatch) -> list[MatchResult]:
-        """The typed extra games (after the regular ones), each scored on its own."""
-        n = self.games_per_match
-        d = self._decider()
-        out = []
-        for i in range(n, len(typed.games)):
-            one = TypedMatch(games=typed.games.iloc[i:i + 1].assign(game=1))
-            if not self._game_typed(one.games, one.games.iloc[0]):
-                break
-            out.append(d.score(match, d._typed_frames(one)[0]))
-        return out
-
-    def extra_games_needed(self, typed: TypedMatch) -> int:
-        """1 when ``tie_decider`` is ``extra_game``, the regular games are typed and tied on
-        局分, and every extra game typed so far is tied too (加赛 until one side wins); else 0."""
-        if self.tie_decider != "extra_game" or typed.decision:
-            return 0
-        g = typed.games
-        n = self.games_per_match
-        if len(g) < n or not all(self._game_typed(g, rec) for _, rec in g.head(n).iterrows()):
-            return 0
-        m = Match(1, 1, (1, 2))
-        try:
-            if self._score_games(m, typed, n).outcome != ("D", "D"):
-                return 0
-            extras = self._extra_results(m, typed)
-        except InputError:
-            return 0
-        return int(all(r.outcome == ("D", "D") for r in extras))
-
-    def _score_games(self, match: Match, typed: TypedMatch, upto: int | None) -> MatchResult:
-        key = (match, upto, typed.decision, typed.penalties,
-               tuple(tuple(r) for r in typed.games.itertuples(index=False)))
-        hit = self._memo.get(key)
-        if hit is None:
-            hit = self._memo[key] = self._score_games_uncached(match, typed, upto)
-            if len(self._memo) > 20000:
-                self._memo.clear()
-        return hit
-
-    def _score_games_uncached(self, match: Match, typed: TypedMatch, upto: int | None
-                              ) -> MatchResult:
-        games, adj = self._typed_frames(typed)
-        if upto is not None and len(games) > upto:
-            games = games[games["game"] <= upto]
-        if typed.decision and games.drop(columns=["game"], errors="ignore").isna().all(axis=None):
-            games = None
-        return self.score(match, games, adj)
-
-    def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
-        """Score what the arbiter typed: 逐局成绩 rows, 罚分 (扣局分) and the 判定. With
-        ``tie_decider`` ``extra_game``, a match tied on 局分 after the regular games is won by
-        the first extra game (game ``games_per_match`` + 1, + 2 …) that is not itself tied."""
-        if typed.decision and typed.decision not in self.DECISIONS:
-            raise gouji_error(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
-                              f"unknown decision {typed.decision!r}", column="decision")
-        n = self.games_per_match
-        if self.tie_decider != "extra_game" or len(typed.games) <= n or typed.decision:
-            return self._score_games(match, typed, None)
-        base = self._score_games(match, typed, n)
-        if base.outcome != ("D", "D"):
-            raise gouji_error(f"本场前{n}局已分胜负，不需要加赛第{n + 1}局",
-                              f"the match is decided after {n} games: no extra game",
-                              row=typed.games.iloc[n].get("_row"), column="game")
-        for k, d in enumerate(self._extra_results(match, typed), start=1):
-            if d.outcome != ("D", "D"):
-                w = match.sides[d.outcome.index("W")]
-                return MatchResult(match, tuple(self._points_for(o) for o in d.outcome), d.outcome,
-                                   base.values, f"局分相同，加赛第{k}局{w}号胜",
-                                   f"tied on game points; {w} won extra game {k}")
-        raise gouji_error("加赛局仍为平局，请再加赛一局", "the extra game is tied too: play another",
-                          row=typed.games.iloc[-1].get("_row"), column="game")
-
-    def problems(self, match: Match, typed: TypedMatch) -> list[InputError]:
-        """Errors in what is typed so far of a match not complete yet: an unknown finish, a
-        finish or seat typed twice in a game, a whole game (six finishes or both 局分) the
-        table cannot give. Empty cells are not errors (typing is in progress)."""
-        errs: list[InputError] = []
-        d = self._decider()
-        for _, rec in typed.games.iterrows():
-            row = rec.get("_row")
-            if self._game_typed(None, rec):
-                one = TypedMatch(games=pd.DataFrame([rec]).assign(game=1))
-                for e in d.validate(match, d._typed_frames(one)[0]):
-                    e.row = row if getattr(e, "row", None) is not None else row
-                    e.zh = e.zh.replace("第1局", f"第{rec['game']}局")
-                    errs.append(e)
-                continue
-            seen: dict[str, int] = {}
-            for k in range(1, 7):
-                try:
-                    f = parse_finish(rec.get(f"seat_{k}"))
-                except InputError as exc:
-                    exc.row, exc.column = row, f"seat_{k}"
-                    errs.append(exc)
-                    continue
-                if f is not None and f in seen:
-                    errs.append(gouji_error(
-                        f"第{rec['game']}局“{f}”填了两次（{seen[f]}号位与{k}号位）",
-                        f"game {rec['game']}: {f} typed twice (seats {seen[f]} and {k})",
-                        row=row, column=f"seat_{k}"))
-                elif f is not None:
-                    seen[f] = k
-        return errs
-
-    def bye(self, match: Match) -> MatchResult:
-        return self.score(match, None)
-
-    def forfeit(self, match: Match, side: int) -> MatchResult:
-        """``side`` forfeits (e.g. a withdrawn team's later match)."""
-        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
-                                                      "value": None}]))
-
     def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
         """九第一条2: a forfeiting team's results are all void (setting ``forfeit_annuls_all``)."""
         return annul_forfeits(results, self)
-
-    def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
-                 ) -> list[dict[str, Any]]:
-        """Random finishes per game; each seat's draw is its team's strength plus noise."""
-        out = []
-        for _ in range(games):
-            seats = list(range(1, 7))
-            score = {k: strengths[self.side_of_seat(k)] + rng.gauss(0, 1.5) for k in seats}
-            order = sorted(seats, key=lambda k: -score[k])
-            out.append({f"seat_{k}": FINISHES[order.index(k)] for k in seats})
-        return out
 
 
 register_scoring(GoujiScoring, "够级", "gouji")
