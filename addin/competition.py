@@ -337,6 +337,15 @@ class CoreEvent:
                                               note_en=f"{number} withdrew; results annulled")
         else:  # a bracket: results stand (walkovers included), nobody's are annulled
             done = played + list(forfeits.values())
+        # a scoring's checks across the stage's results (a ranking play-off typed between
+        # entrants that are not level …), each error placed at its match's cell
+        check = getattr(sc, "stage_problems", None)
+        if check is not None:
+            typed_of = {m.key: t for m in self.stage_matches(g, s)
+                        if (t := self.typed.get((g.id, s.id, *m.key))) is not None}
+            empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
+            for mkey, exc in check(done, typed_of):
+                self.errors.append(self._placed(exc, typed_of.get(mkey, empty)))
         self.annulled[key] = annulled
         out = {r.match.key: r for r in done}
         self._results_cache[key] = out

@@ -34,7 +34,7 @@ from typing import ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from bianpai.engines.core import Match, MatchResult, register_scoring
+from bianpai.engines.core import Match, MatchResult, is_blank, register_scoring
 from bianpai.engines.errors import InputError, RuleError
 from bianpai.engines.finish_places import (PLACE_ALIASES, FinishOrderEntry, _counts, _forfeit,
                                            game_places)
@@ -130,23 +130,33 @@ class ZhengShangYouScoring(FinishOrderEntry):
     Settings: ``place_points`` (4/3/2/1, 十（五）（2）), ``games_per_match`` (4 deals per group,
     十（二）), ``forfeit_points`` (the non-forfeiting pair's points; None: every deal 头游 +
     二游, 28), ``must_decide`` (a knockout match must have a winner: equal points → more 头游,
-    二游, 三游, then an extra deal typed as game 5; in a round robin an equal match is a draw).
+    二游, 三游, then an extra deal typed as game 5; in a round robin an equal match is a draw),
+    ``ranking_playoff`` (round robin: two pairs still equal in the ranking after 三游 play one
+    extra deal, typed as deal ``extra_game`` of their match; 十（五）（3）).
 
     ``score`` returns ``points`` = deal points over the 4 deals, ``outcome`` W/D/L, ``values``:
     ``deal_points``, ``firsts``/``seconds``/``thirds`` (counts of the pair's players' 头游/二游/
-    三游), ``playoff_wins`` (0). Criteria: ``deal_points``, ``firsts``, ``seconds``, ``thirds``,
-    ``playoff_wins`` (十（五）（3）). A ranking tie after 三游 is broken by an extra deal scored
-    with :meth:`score_playoff` and added to the results.
+    三游), ``playoff_wins`` (1 for the 头游 pair of a ranking play-off deal, else 0; the play-off
+    deal's places count nowhere else). Criteria: ``deal_points``, ``firsts``, ``seconds``,
+    ``thirds``, ``playoff_wins`` (十（五）（3）).
+
+    The ranking play-off in the workbook: :meth:`playoffs_needed` names the matches whose two
+    pairs are level on every count once the stage is over (the rank command prepares their deal
+    row in 逐局成绩), :meth:`stage_problems` refuses a play-off deal between pairs that are not
+    level. :meth:`score_playoff` scores a play-off deal given on its own (engine use).
     """
 
     kind: Literal["zhengshangyou"] = "zhengshangyou"
     must_decide: bool = False
     extra_game: int = 5
     forfeit_points: Decimal | None = None
+    ranking_playoff: bool = True
     clause: str | None = "单项规程 十（二）、十（五）"
     note: str | None = ("一对的积分为两名选手名次分之和（读法）；积分循环制的一场平分记为平局，"
                         "淘汰制按头游、二游、三游次数，再加赛一副（头游方胜）；弃权：对方得每副头游+二游"
-                        "（4副共28分）、弃权方0分（规程未写明，读法）")
+                        "（4副共28分）、弃权方0分（规程未写明，读法）；积分循环制排名积分及头游、二游、三游次数"
+                        "都相同的两对加赛一副，录为两对那场比赛的第5副，头游方列前；三对及以上相同时两两各加赛"
+                        "一副，按加赛胜副数排列，仍相同抽签（规程只写两对，读法）")
 
     names: ClassVar[tuple[str, ...]] = ("头游", "二游", "三游", "四游")
     criteria: ClassVar[tuple[str, ...]] = ("deal_points", "firsts", "seconds", "thirds",
@@ -159,6 +169,11 @@ class ZhengShangYouScoring(FinishOrderEntry):
 
     def _needs_extra(self, keys) -> bool:
         return self.must_decide and keys[0] == keys[1]
+
+    @property
+    def _playoff_deal(self) -> bool:
+        """True when deal ``extra_game`` of a match is a ranking play-off (round robin)."""
+        return not self.must_decide and self.ranking_playoff
 
     def chain(self) -> list[str]:
         """Ranking chain of 十（五）（1）（3）: points, 头游, 二游, 三游, the extra deal."""
@@ -180,7 +195,8 @@ class ZhengShangYouScoring(FinishOrderEntry):
         if missing:
             raise InputError(f"缺少第{'、'.join(map(str, missing))}副成绩（每组{n}副）",
                              f"deal(s) {', '.join(map(str, missing))} missing ({n} per group)")
-        extra = [g for g in places if g > n and not (self.must_decide and g == self.extra_game)]
+        allowed = self.must_decide or self._playoff_deal
+        extra = [g for g in places if g > n and not (allowed and g == self.extra_game)]
         if extra:
             raise InputError(f"第{extra[0]}副不存在（每组{n}副）",
                              f"deal {extra[0]} does not exist ({n} per group)")
@@ -189,16 +205,20 @@ class ZhengShangYouScoring(FinishOrderEntry):
         cnt = [_counts(places[g][s] for g in range(1, n + 1)) for s in (0, 1)]
         key = [(tot[s], cnt[s][0], cnt[s][1], cnt[s][2]) for s in (0, 1)]
         note_zh = note_en = ""
-        if key[0] != key[1]:
+        playoff = (0, 0)
+        if not self.must_decide:
+            outcome = ("D", "D") if key[0] == key[1] else \
+                ("W", "L") if key[0] > key[1] else ("L", "W")
+            if self.extra_game in places:
+                win = 0 if 1 in places[self.extra_game][0] else 1
+                playoff = (1, 0) if win == 0 else (0, 1)
+                note_zh = (f"排名加赛一副（十（五）（3））：{match.sides[win]}号头游")
+                note_en = f"ranking play-off deal: {match.sides[win]} took 头游"
+        elif key[0] != key[1]:
             if self.extra_game in places:
                 raise InputError("积分和名次次数已分出胜负，不应有加赛副",
                                  "points and place counts already decide: no extra deal allowed")
             outcome = ("W", "L") if key[0] > key[1] else ("L", "W")
-            if tot[0] == tot[1]:
-                note_zh = "积分相同，按头游、二游、三游次数决定（十（五）（3））"
-                note_en = "equal points: decided by 1st/2nd/3rd place counts"
-        elif not self.must_decide:
-            outcome = ("D", "D")
         else:
             if self.extra_game not in places:
                 raise InputError(f"积分及头游、二游、三游次数都相同，须录入第{self.extra_game}副加赛",
@@ -207,10 +227,13 @@ class ZhengShangYouScoring(FinishOrderEntry):
             outcome = ("W", "L") if 1 in places[self.extra_game][0] else ("L", "W")
             note_zh = "各项相同，加赛一副，头游方获胜（十（五）（3））"
             note_en = "level on everything: one extra deal, its 头游 wins"
+        if outcome[0] != "D" and tot[0] == tot[1] and not note_zh:
+            note_zh = "积分相同，按头游、二游、三游次数决定（十（五）（3））"
+            note_en = "equal points: decided by 1st/2nd/3rd place counts"
         return MatchResult(match, (tot[0], tot[1]), outcome, values={
             "deal_points": (tot[0], tot[1]),
             "firsts": (cnt[0][0], cnt[1][0]), "seconds": (cnt[0][1], cnt[1][1]),
-            "thirds": (cnt[0][2], cnt[1][2]), "playoff_wins": (0, 0)},
+            "thirds": (cnt[0][2], cnt[1][2]), "playoff_wins": playoff},
             note_zh=note_zh, note_en=note_en)
 
     def score_playoff(self, match: Match, games: pd.DataFrame) -> MatchResult:
@@ -230,6 +253,79 @@ class ZhengShangYouScoring(FinishOrderEntry):
                                    "seconds": (0, 0), "thirds": (0, 0),
                                    "playoff_wins": (1, 0) if win == 0 else (0, 1)},
                            note_zh="加赛一副（十（五）（3））", note_en="extra deal (play-off)")
+
+    # ---------------------------------------------------------------- the ranking play-off
+    def ranking_keys(self, results) -> dict[int, tuple]:
+        """Entrant → (Σ deal points, Σ 头游, Σ 二游, Σ 三游) over ``results`` (void matches left
+        out): the ranking of 十（五）（1）（3） before the play-off deal."""
+        keys: dict[int, list] = {}
+        for r in results:
+            for i, e in enumerate(r.match.sides):
+                if e is None or r.outcome[i] == "VOID":
+                    continue
+                k = keys.setdefault(e, [Decimal(0), 0, 0, 0])
+                for j, name in enumerate(("deal_points", "firsts", "seconds", "thirds")):
+                    v = r.values.get(name, (0,) * len(r.match.sides))[i]
+                    k[j] += v if v is not None else 0
+        return {e: tuple(k) for e, k in keys.items()}
+
+    def playoffs_needed(self, results) -> list[tuple[Match, int]]:
+        """Ranking play-offs still to play in a finished round robin: ``(match, deal number)``
+        for every match whose two pairs are level on points, 头游, 二游 and 三游 and have no
+        play-off deal yet (十（五）（3）三游数量相同，则加赛一副牌). Empty in a knockout or with
+        ``ranking_playoff`` off."""
+        if not self._playoff_deal:
+            return []
+        results = [r for r in results if "VOID" not in r.outcome]
+        keys = self.ranking_keys(results)
+        done = {frozenset(r.match.entrants) for r in results
+                if any(r.values.get("playoff_wins") or ())}
+        out: list[tuple[Match, int]] = []
+        for r in sorted(results, key=lambda r: (r.match.round, r.match.table)):
+            m = r.match
+            if m.is_bye or len(m.entrants) != 2 or r.outcome[0] in ("FW", "FL"):
+                continue
+            pair = frozenset(m.entrants)
+            if keys[m.sides[0]] == keys[m.sides[1]] and pair not in done:
+                done.add(pair)
+                out.append((m, self.extra_game))
+        return out
+
+    def stage_problems(self, results, typed: dict) -> list[tuple[tuple, InputError]]:
+        """``(match key, error)`` for every ranking play-off deal typed between pairs that are
+        not level on points, 头游, 二游 and 三游, or typed twice for the same two pairs; the
+        error carries ``row``/``column`` of the deal's first place cell in 逐局成绩."""
+        if not self._playoff_deal:
+            return []
+        results = [r for r in results if "VOID" not in r.outcome]
+        keys = self.ranking_keys(results)
+        seen: set = set()
+        out = []
+        for r in results:
+            if not any(r.values.get("playoff_wins") or ()):
+                continue
+            a, b = r.match.sides
+            pair = frozenset((a, b))
+            if keys[a] != keys[b]:
+                ka, kb = keys[a], keys[b]
+                e = InputError(
+                    f"{a}号（积分{ka[0]}，头游{ka[1]}、二游{ka[2]}、三游{ka[3]}）与{b}号（积分{kb[0]}，"
+                    f"头游{kb[1]}、二游{kb[2]}、三游{kb[3]}）已分先后，不应加赛第{self.extra_game}副"
+                    f"（十（五）（3）：三游数量相同才加赛一副）",
+                    f"{a} and {b} are not level on points and place counts: no play-off deal")
+            elif pair in seen:
+                e = InputError(f"{a}号与{b}号的加赛副录入了两次", f"{a} v {b}: play-off typed twice")
+            else:
+                seen.add(pair)
+                continue
+            t = typed.get(r.match.key)
+            if t is not None:
+                row = next((x.get("_row") for x in t.game_records()
+                            if not is_blank(x.get("game")) and int(x["game"]) == self.extra_game),
+                           None)
+                e.row, e.column = row, "place_0a"  # type: ignore[attr-defined]
+            out.append((r.match.key, e))
+        return out
 
 
 register_scoring(GuandanKnockoutScoring, "掼蛋淘汰", "掼蛋单淘汰", "掼蛋淘汰赛")

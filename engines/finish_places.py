@@ -253,6 +253,12 @@ class FinishOrderEntry(BaseModel):
         """Score the typed games (or the 判定 弃权); errors name the game's first place cell."""
         if typed.decision:
             return self.forfeit(match, decision_side(self.DECISIONS, typed.decision))
+        for r in self._game_rows(typed, whole_only=False):
+            if any(is_blank(r.get(k)) for k, _ in self.SEATS):
+                e = InputError(f"第{r['game']}局的四个名次未填全", f"game {r['game']}: not all four "
+                               f"places are typed")
+                e.game = None if is_blank(r["game"]) else int(r["game"])  # type: ignore
+                raise self._locate(e, [r])
         rows = self._game_rows(typed)
         try:
             return self.score(match, self._long(rows))
