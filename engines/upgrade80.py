@@ -59,7 +59,13 @@ class Upgrade80Scoring(BaseModel):
     ``max_kitty_points`` (8 cards, at most 80), ``penalty_mp`` (0.5: 三7, 五), ``late_minutes``
     (10: 四11), ``late_offender_share``/``late_other_share`` (the forfeited round's boards as a
     share of the top: 0 and 0.6), ``bye_share`` (a pair without an opponent: 0.5 of the top on
-    each board of its set), ``countback`` (``board_mp`` or ``board_points``: what "最高分" is).
+    each board of its set), ``countback`` (``board_mp`` or ``board_points``: what "最高分" is),
+    ``illegal_info_points`` (四10 传递非法信息 "该副牌立即结束，判违规方负，非违规方得120分": typed in
+    罚分 with 原因 "传递非法信息 第N副" and 队号 = the offender; the board is scored as 120 taken by
+    the other side and compared across tables like any board), ``illegal_info_disqualify``
+    (四10 "累计二次以上…取消违规方比赛资格": from the 2nd ruling the result's note says so; the
+    arbiter registers the 退赛 with 成绩处理 取消). The other 四10 option, warning + 40 points,
+    is a table penalty typed in the board's 罚分调整.
 
     Use :meth:`score_round` (the whole stage); :meth:`score` refuses (a single match cannot be
     matchpointed).
@@ -81,11 +87,14 @@ class Upgrade80Scoring(BaseModel):
     late_other_share: Decimal = Decimal("0.6")
     bye_share: Decimal = Decimal("0.5")
     countback: Literal["board_mp", "board_points"] = "board_mp"
+    illegal_info_points: int = Field(120, ge=0)
+    illegal_info_disqualify: int = Field(2, ge=1)
     clause: str | None = "扑克牌升级（80分）比赛规则 一4、二3、三7、三8、四、五"
     note: str | None = ("比赛分按同方向同一副牌逐桌比较：胜一桌2分、平1分（规程未写明，读作桥牌比赛分）；"
                         "某副比较桌数不足时用 Neuberg 公式；迟到弃权的一轮按违规方0%、对方60%计（四11 未写明"
                         "弃权后比赛分，读法）；“最高分”读作单副最高比赛分；罚0.5比赛分从该对总分中扣除，"
-                        "不改逐副比较的比赛分。")
+                        "不改逐副比较的比赛分。四10 传递非法信息判该副结束时（罚分表原因写「传递非法信息 第N副」，"
+                        "队号为违规方），该副按非违规方得120分记、与其他桌同副比较（读法）；累计2次提示取消资格。")
 
     #: the scoring needs every table of the stage at once (see :func:`score_round`)
     scope: ClassVar[str] = "stage"
@@ -180,8 +189,9 @@ class Upgrade80Scoring(BaseModel):
 
         逐局成绩 rows become ``board_rows`` (index: the sheet row ``_row``); 罚分 rows become
         ``adjustments``: the 原因 names the kind (插错牌套 三7 — with the board, e.g.
-        "插错牌套 第5副"; 违纪 五; otherwise a plain 比赛分 deduction) and 罚分 the 比赛分 (empty:
-        ``penalty_mp``); a 判定 南北/东西迟到弃权 is the round's forfeit (四11). Raises
+        "插错牌套 第5副"; 违纪 五; 传递非法信息 第N副 四10 — the board ends, 罚分 = the points
+        the other side is scored, 120; otherwise a plain 比赛分 deduction) and 罚分 the 比赛分
+        (empty: ``penalty_mp``); a 判定 南北/东西迟到弃权 is the round's forfeit (四11). Raises
         ``InputErrors`` whose board-row errors carry ``row``/``column`` (the 逐局成绩 cell) and
         whose penalty errors carry ``where`` (the match's first typed cell)."""
         from bianpai.engines.errors import InputErrors as _Errs  # noqa: PLC0415

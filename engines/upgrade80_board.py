@@ -41,6 +41,8 @@ PENALTY_KINDS: dict[str, str] = {
     "discipline": "discipline", "纪律": "discipline", "违纪": "discipline",
     "mp": "mp", "比赛分": "mp", "罚比赛分": "mp",
     "late": "late", "迟到": "late",
+    "illegal_info": "illegal_info", "传递非法信息": "illegal_info", "非法信息": "illegal_info",
+    "四10": "illegal_info",
 }
 
 #: Table penalties in points (四1–四10): code → (points, per card?, cap, clause, Chinese text).

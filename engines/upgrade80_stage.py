@@ -98,6 +98,8 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
     adj = adjustments if adjustments is not None else pd.DataFrame()
     penalties: dict[tuple[int, int], list[Decimal]] = {k: [Decimal(0), Decimal(0)] for k in by_key}
     forfeits: dict[tuple[int, int], int] = {}
+    #: 四10 board ended for illegal information: (round, table) → board → (offending side, points)
+    ended: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
     for idx, a in adj.iterrows():
         try:
             k = (_int(a.get("round"), "轮次", "round"), _int(a.get("table"), "桌号", "table"))
@@ -107,7 +109,7 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
             kind_raw = str(a.get("kind", "")).strip()
             kind = PENALTY_KINDS.get(kind_raw, PENALTY_KINDS.get(kind_raw.lower()))
             if kind is None:
-                raise InputError(f"罚则类别「{kind_raw}」无效（插错牌套、违纪、比赛分、迟到）",
+                raise InputError(f"罚则类别「{kind_raw}」无效（插错牌套、违纪、比赛分、迟到、传递非法信息）",
                                  f"penalty kind {kind_raw!r} invalid (board_misplaced, "
                                  f"discipline, mp, late)")
             side = _side(a.get("side"))
@@ -122,6 +124,20 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
                 raise InputError(f"第{k[0]}轮第{k[1]}桌没有打第{board}副牌",
                                  f"round {k[0]} table {k[1]} did not play board {board}")
             val = a.get("value")
+            if kind == "illegal_info":
+                if board is None:
+                    raise InputError("传递非法信息判该副结束须写明牌号（四10），如「传递非法信息 第5副」",
+                                     "an illegal-information ruling needs the board (四10)")
+                pts = rules.illegal_info_points if is_blank(val) else _int(val, "罚分", "points")
+                if pts < 0 or pts > rules.total_points or pts % rules.point_step:
+                    raise InputError(f"传递非法信息：非违规方得分 {pts} 无效（四10 为120分；须为 0–"
+                                     f"{rules.total_points} 之间 {rules.point_step} 的倍数）",
+                                     f"illegal information: points {pts} to the other side invalid")
+                if board in ended.setdefault(k, {}):
+                    raise InputError(f"第{k[0]}轮第{k[1]}桌第{board}副已判过传递非法信息",
+                                     f"board {board} at round {k[0]} table {k[1]} ruled twice")
+                ended[k][board] = (side, pts)
+                continue
             if kind == "late":
                 minutes = to_decimal(val) if not is_blank(val) else Decimal(rules.late_minutes + 1)
                 if minutes > rules.late_minutes:
@@ -157,6 +173,11 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
                 raise InputError(f"第{k[0]}轮第{k[1]}桌本轮打第{_span(boards_of[k])}副，没有打第{board}副",
                                  f"round {k[0]} table {k[1]} played boards "
                                  f"{_span(boards_of[k])}, not board {board}")
+            if board in ended.get(k, {}):
+                raise InputError(f"第{k[0]}轮第{k[1]}桌第{board}副已判传递非法信息、该副结束（四10，"
+                                 f"见罚分表），得分等请留空",
+                                 f"board {board} of round {k[0]} table {k[1]} was ended for "
+                                 f"illegal information (四10): leave its points empty")
             if board in scores[k]:
                 raise InputError(f"第{k[0]}轮第{k[1]}桌第{board}副成绩重复",
                                  f"board {board} of round {k[0]} table {k[1]} is typed twice")
@@ -168,6 +189,21 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
             err(e, idx, "board_rows")
     if errors:
         raise InputErrors(errors)
+    # 四10: the board ends, the offender loses it, the other side is scored the points (120)
+    notes: dict[tuple[int, int], list[str]] = {}
+    offences: dict[int, int] = {}
+    for k in sorted(ended):
+        for bd, (off, pts) in sorted(ended[k].items()):
+            scores[k][bd] = Decimal(-pts if off == 0 else pts)
+            who = by_key[k].sides[off]
+            offences[who] = offences.get(who, 0) + 1
+            other = "东西" if off == 0 else "南北"
+            text = (f"第{bd}副{'南北' if off == 0 else '东西'}{who}号传递非法信息，该副结束，{other}得"
+                    f"{pts}分（四10）")
+            if offences[who] >= rules.illegal_info_disqualify:
+                text += (f"；{who}号累计{offences[who]}次，按四10应取消比赛资格（请在“退赛”表登记，"
+                         f"成绩处理：取消）")
+            notes.setdefault(k, []).append(text)
 
     # ---- which matches count
     complete = {k for k, m in by_key.items() if not m.is_bye and k not in forfeits
@@ -236,7 +272,8 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
             bp = ((None,) * len(bds), (None,) * len(bds))
         else:
             outcome = ("W", "L") if pts[0] > pts[1] else ("L", "W") if pts[0] < pts[1] else ("D", "D")
-            nz = ne = ""
+            nz = "；".join(notes.get(k, []))
+            ne = "illegal information (四10)" if nz else ""
             bp = (tuple(scores[k][bd] for bd in bds), tuple(-scores[k][bd] for bd in bds))
         tot = sum((board_top[bd] for bd in bds), Decimal(0))
         out.append(MatchResult(m, pts, outcome, values={

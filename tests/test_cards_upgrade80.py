@@ -158,6 +158,62 @@ class TestScoreRound:
         with pytest.raises(InputErrors):
             score_round(ms, rows, late)  # rows typed for a forfeited round
 
+    def test_illegal_information_ends_the_board_with_120(self):
+        """四10 传递非法信息：…判罚40分、或该副牌立即结束，判违规方负，非违规方得120分。累计二次以上
+        传递非法信息的，取消违规方比赛资格. The 40-point option is a table penalty (罚分调整); the
+        board-ending option is a ruling on the board: the other side is scored 120 there."""
+        ms = _stage(3, 2)
+        rows = _rows(ms, random.Random(8))
+        m = ms[0]
+        bd = boards_from_label(m.label)[0]
+        rows = rows.drop(rows[(rows["round"] == m.round) & (rows["table"] == m.table)
+                              & (rows["board"] == bd)].index)
+        rule = pd.DataFrame([{"round": m.round, "table": m.table, "side": "EW",
+                              "kind": "传递非法信息", "board": bd}])
+        res = score_round(ms, rows, rule)
+        r0 = res[0]
+        i = boards_from_label(m.label).index(bd)
+        assert r0.values["board_points"][0][i] == 120 and r0.values["board_points"][1][i] == -120
+        assert "四10" in r0.note_zh and "南北得120分" in r0.note_zh and "取消" not in r0.note_zh
+        # the board is compared across tables like any result: NS 120 against the others
+        others = [r.values["board_points"][0][boards_from_label(r.match.label).index(bd)]
+                  for r in res if bd in boards_from_label(r.match.label) and r is not r0]
+        beaten = sum(1 for o in others if o < 120) * 2 + sum(1 for o in others if o == 120)
+        assert r0.values["board_mps"][0][i] == beaten
+        # an NS offender: EW is scored 120 (−120 from NS's side); a second ruling for the same
+        # pair says it is to be disqualified
+        m2 = next(x for x in ms if x.round == 2 and x.sides[0] == m.sides[0])
+        bd2 = boards_from_label(m2.label)[0]
+        rows2 = rows.drop(rows[(rows["round"] == m2.round) & (rows["table"] == m2.table)
+                               & (rows["board"] == bd2)].index)
+        two = pd.DataFrame([{"round": m.round, "table": m.table, "side": "NS",
+                             "kind": "非法信息", "board": bd},
+                            {"round": m2.round, "table": m2.table, "side": "NS",
+                             "kind": "非法信息", "board": bd2}])
+        res = score_round(ms, rows2, two)
+        first = next(r for r in res if r.match == m)
+        second = next(r for r in res if r.match == m2)
+        assert first.values["board_points"][0][i] == -120 and "取消" not in first.note_zh
+        assert "累计2次" in second.note_zh and "取消比赛资格" in second.note_zh
+        # a setting: another number of points
+        res = score_round(ms, rows, rule, rules=Upgrade80Scoring(illegal_info_points=100))
+        assert res[0].values["board_points"][0][i] == 100
+
+    def test_illegal_information_bad_input(self):
+        """四10 needs the board; the ended board's points stay empty; a board not played there is
+        named."""
+        ms = _stage(3, 2)
+        rows = _rows(ms, random.Random(9))
+        m = ms[0]
+        bd = boards_from_label(m.label)[0]
+        for board, typed, what in ((None, rows, "须写明牌号"), (bd, rows, "请留空"),
+                                   (99, rows, "没有打第99副")):
+            adj = pd.DataFrame([{"round": m.round, "table": m.table, "side": 1,
+                                 "kind": "传递非法信息", "board": board}])
+            with pytest.raises(InputErrors) as exc:
+                score_round(ms, typed, adj)
+            assert what in " ".join(e.zh for e in exc.value.errors)
+
     def test_neuberg_for_sit_out_field(self):
         ms = _stage(4, 2, ew=3)
         res = score_round(ms, _rows(ms, random.Random(5)))

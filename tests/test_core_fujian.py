@@ -272,6 +272,25 @@ def test_80_lateness_forfeits_the_round(event):
     assert "迟到" in (r[11] or "") and r[10].startswith("0:")
 
 
+def test_80_illegal_information_ends_the_board_through_the_penalty_sheet(event):
+    """四10 传递非法信息：…或该副牌立即结束，判违规方负，非违规方得120分 (FJ-21): 罚分 row with 原因
+    “传递非法信息 第N副”, 队号 = the offending 东西 pair, 罚分 120; the board's 得分 left empty."""
+    sched = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
+    board = boards_from_label(sched[5])[0]
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
+        if r[0] == P80 and r[3] == 1 and r[4] == 1 and r[6] == board:
+            for c in range(POINTS, 13):
+                ws.cell(i, c).value = None
+    wb["罚分"].append([P80, "米切尔赛", None, 1, 1, sched[8], 120, f"传递非法信息 第{board}副", None])
+    wb.save(event)
+    res = run("rank", event)
+    assert res.exit_code == 0, res.output
+    r = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
+    assert f"第{board}副东西{sched[8]}号传递非法信息，该副结束，南北得120分（四10）" in r[11]
+
+
 # ------------------------------------------------------------------------------ narrow: roster
 
 def _fresh(tmp_path: Path, people: list[list]) -> Path:
