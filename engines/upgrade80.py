@@ -65,7 +65,10 @@ class Upgrade80Scoring(BaseModel):
     the other side and compared across tables like any board), ``illegal_info_disqualify``
     (四10 "累计二次以上…取消违规方比赛资格": from the 2nd ruling the result's note says so; the
     arbiter registers the 退赛 with 成绩处理 取消). The other 四10 option, warning + 40 points,
-    is a table penalty typed in the board's 罚分调整.
+    is a table penalty typed in the board's 罚分调整. ``withdrawal_boards``: the boards a pair
+    meets at a table whose other pair has withdrawn (退赛; the seat is empty from the round after
+    its last round, label "（n号退赛）"): ``average`` (``bye_share`` of the top, as a sit-out) or
+    ``not_scored`` (nothing); the 规程 is silent.
 
     Use :meth:`score_round` (the whole stage); :meth:`score` refuses (a single match cannot be
     matchpointed).
@@ -89,12 +92,15 @@ class Upgrade80Scoring(BaseModel):
     countback: Literal["board_mp", "board_points"] = "board_mp"
     illegal_info_points: int = Field(120, ge=0)
     illegal_info_disqualify: int = Field(2, ge=1)
+    withdrawal_boards: Literal["average", "not_scored"] = "average"
     clause: str | None = "扑克牌升级（80分）比赛规则 一4、二3、三7、三8、四、五"
     note: str | None = ("比赛分按同方向同一副牌逐桌比较：胜一桌2分、平1分（规程未写明，读作桥牌比赛分）；"
                         "某副比较桌数不足时用 Neuberg 公式；迟到弃权的一轮按违规方0%、对方60%计（四11 未写明"
                         "弃权后比赛分，读法）；“最高分”读作单副最高比赛分；罚0.5比赛分从该对总分中扣除，"
                         "不改逐副比较的比赛分。四10 传递非法信息判该副结束时（罚分表原因写「传递非法信息 第N副」，"
-                        "队号为违规方），该副按非违规方得120分记、与其他桌同副比较（读法）；累计2次提示取消资格。")
+                        "队号为违规方），该副按非违规方得120分记、与其他桌同副比较（读法）；累计2次提示取消资格。"
+                        "一对退赛后，其对手在该桌各副按平均比赛分（轮空同样，0.5×满分）计（规程未写明，读法；"
+                        "可改为 not_scored 不计分）。")
 
     #: the scoring needs every table of the stage at once (see :func:`score_round`)
     scope: ClassVar[str] = "stage"
@@ -179,6 +185,27 @@ class Upgrade80Scoring(BaseModel):
 
     def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
         return list(results)
+
+    @staticmethod
+    def annul_entrant(results: list[MatchResult], entrant: int, *, note_zh: str = "",
+                      note_en: str = "") -> list[MatchResult]:
+        """退赛 with 成绩处理 取消 (or 四10 取消比赛资格): the pair's own side of each of its
+        results is VOID (0, not counted); its opponents keep the 比赛分 they earned — their
+        boards were compared with every other table's and stand (a reading; the 规程 is silent).
+        Other results are returned unchanged, in order."""
+        out = []
+        for r in results:
+            if entrant not in r.match.sides:
+                out.append(r)
+                continue
+            i = r.match.sides.index(entrant)
+            pts, outcome = list(r.points), list(r.outcome)
+            pts[i], outcome[i] = Decimal(0), "VOID"
+            values = {k: tuple(None if j == i else x for j, x in enumerate(v))
+                      for k, v in r.values.items()}
+            out.append(MatchResult(r.match, tuple(pts), tuple(outcome), values,
+                                   note_zh or f"{entrant}号成绩取消", note_en or "annulled"))
+        return out
 
     _BOARD: ClassVar[re.Pattern] = re.compile(r"(\d+)\s*副")
 

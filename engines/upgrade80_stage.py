@@ -247,7 +247,10 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
         if m.is_bye:
             present = 0 if m.sides[0] is not None else 1
             tops = [board_top.get(bd, Decimal(0)) for bd in bds]
-            own = tuple(rules.bye_share * t for t in tops)
+            left = "退赛" in (m.label or "")  # the opponent withdrew (退赛): a setting's reading
+            share = rules.bye_share if not left or rules.withdrawal_boards == "average" \
+                else Decimal(0)
+            own = tuple(share * t for t in tops)
             per_side = [(), ()]
             per_side[present] = own
             pen = penalties[k]
@@ -257,7 +260,11 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
             out.append(MatchResult(m, tuple(pts), tuple(outcome), values={
                 "board_mps": tuple(per_side), "board_points": ((), ()),
                 "top": (sum(tops, Decimal(0)),) * 2, "penalty_mp": tuple(pen)},
-                note_zh="轮空（本轮无对手）", note_en="sit-out (no opponent this round)"))
+                note_zh=("对手退赛，本轮各副" + ("按平均比赛分计" if share else "不计分")) if left
+                else "轮空（本轮无对手）",
+                note_en=("the opponent withdrew: " + ("average on each board" if share else
+                                                      "the boards are not scored")) if left
+                else "sit-out (no opponent this round)"))
             continue
         if k not in counted:
             continue

@@ -299,3 +299,74 @@ class TestProperties:
             # NS + EW at a table = the sum of the tops of its boards
             assert r.points[0] + r.points[1] == r.values["top"][0]
             assert all(x >= 0 for x in r.values["board_mps"][0] + r.values["board_mps"][1])
+
+
+class TestWithdrawal:
+    """退赛 of a pair in a Mitchell (fujian 80分; the 规程 is silent on a pair that leaves): from
+    the round after its last one its seat is empty (the movement goes on, nobody else moves
+    differently); the pair it would have met scores those boards by the setting
+    ``withdrawal_boards`` — ``average`` (as a sit-out: half the top) or ``not_scored``."""
+
+    def _withdrawn_stage(self, who: int, after: int, n: int = 4):
+        ents = [StageEntrant(number=k, pool=pool, withdrawn_after=after if k == who else None)
+                for pool, base in (("NS", 0), ("EW", 100)) for k in range(base + 1, base + n + 1)]
+        fmt = Mitchell(boards_per_round=2, draw="seed")
+        state = StageState(entrants=ents, seed=1)
+        while not fmt.finished(state):
+            ms = fmt.next_round(state, random.Random(1))
+            state.matches += ms
+            for m in ms:
+                if not m.is_bye:
+                    state.results[m.key] = None  # type: ignore[assignment]
+        return fmt, state
+
+    @pytest.mark.parametrize("who", [2, 103])   # an NS pair, an EW pair
+    def test_seat_empty_after_the_last_round(self, who):
+        fmt, state = self._withdrawn_stage(who, after=1)
+        assert fmt.total_rounds(state) == 3                     # 4 tables, skip: still 3 rounds
+        assert [r for r in (1, 2, 3) if any(who in m.sides for m in state.matches
+                                            if m.round == r)] == [1]
+        later = [m for m in state.matches if m.round > 1 and m.is_bye]
+        assert len(later) == 2 and all(f"{who}号退赛" in m.label for m in later)
+        # the other pairs keep the movement: nobody meets an opponent or a board set twice
+        seen = set()
+        for m in state.matches:
+            for e in m.entrants:
+                key = (e, boards_from_label(m.label))
+                assert key not in seen
+                seen.add(key)
+        assert fmt.plan(state) == state.matches
+
+    @pytest.mark.parametrize("mode,share", [("average", Decimal("0.5")), ("not_scored", 0)])
+    def test_opponents_of_a_withdrawn_pair(self, mode, share):
+        fmt, state = self._withdrawn_stage(2, after=1)
+        rows = _rows(state.matches, random.Random(3))
+        res = score_round(state.matches, rows, rules=Upgrade80Scoring(withdrawal_boards=mode))
+        left = [r for r in res if r.match.is_bye]
+        assert len(left) == 2
+        for r in left:
+            present = 0 if r.match.sides[0] is not None else 1
+            assert r.points[present] == share * r.values["top"][0]
+            assert "对手退赛" in r.note_zh
+        # the tables that played a board are the ones compared: Σ 比赛分 per board = the top
+        for bd in {b for m in state.matches for b in boards_from_label(m.label)}:
+            played = [(r, boards_from_label(r.match.label).index(bd)) for r in res
+                      if not r.match.is_bye and bd in boards_from_label(r.match.label)]
+            ns = sum(r.values["board_mps"][0][i] for r, i in played)
+            assert ns == len(played) * (len(played) - 1)
+
+    def test_annulled_pair_only_loses_its_own_side(self):
+        """成绩处理 取消 (or 四10 累计二次 取消比赛资格): the pair's own 比赛分 are void; its
+        opponents' boards were compared with every table and stand (reading)."""
+        fmt, state = self._withdrawn_stage(2, after=1)
+        res = score_round(state.matches, _rows(state.matches, random.Random(4)))
+        done = Upgrade80Scoring().annul_entrant(res, 2)
+        for a, b in zip(res, done):
+            if 2 in a.match.sides:
+                i = a.match.sides.index(2)
+                assert b.outcome[i] == "VOID" and b.points[i] == 0
+                assert b.points[1 - i] == a.points[1 - i] and b.outcome[1 - i] == a.outcome[1 - i]
+            else:
+                assert b is a
+        rows = entrant_rows(done)
+        assert not rows[rows["entrant"] == 2]["complete"].any()

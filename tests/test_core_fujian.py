@@ -417,3 +417,50 @@ def test_lineup_names_must_be_registered_players(event):
     # the registered players typed on the other boards are not errors
     assert all(f"逐局成绩!{col}{i}" not in res.output for i in game_rows if i != game_rows[1])
     assert all(home[k] not in res.output for k in (0, 2, 3))
+
+
+def _type_p80_round(path: Path, rnd: int, points: int = 90) -> None:
+    wb = openpyxl.load_workbook(path)
+    ws = wb["逐局成绩"]
+    for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
+        if r[0] == P80 and r[3] == rnd and r[POINTS - 1] is None:
+            ws.cell(i, POINTS, points + 5 * (r[4] % 3))
+    wb.save(path)
+
+
+def test_80_withdrawn_pair_leaves_an_empty_seat(tmp_path):
+    """退赛 through the core's withdraw command (the 规程 is silent): a 南北 pair that leaves after
+    round 1 has an empty seat from round 2 on; its round-1 result stays (成绩处理 保留); the 东西 pair
+    that reaches its table scores those boards by ``withdrawal_boards`` (average: half the top)."""
+    people = [r for r in _people(load_preset(PRESET), 3, {"p80": 4}) if r[0] == P80]
+    path = _fresh(tmp_path, people)
+    assert run("draw", path, "--seed", 4).exit_code == 0
+    _type_p80_round(path, 1)
+    r1 = [r for r in rows(path, "对阵")[1:] if r[0] == P80 and r[3] == 1]
+    ns = r1[1][6]
+    res = run("withdraw", path, "--group", P80, "--team", ns, "--keep", "--reason", "身体不适")
+    assert res.exit_code == 0, res.output
+    assert run("draw", path, "--seed", 4).exit_code == 0
+    r2 = [r for r in rows(path, "对阵")[1:] if r[0] == P80 and r[3] == 2]
+    empty = [r for r in r2 if r[6] is None]
+    assert len(empty) == 1 and f"{ns}号退赛" in empty[0][5] and empty[0][8] is not None
+    # no 逐局成绩 rows are prepared for the empty seat's table
+    assert not [r for r in rows(path, "逐局成绩")[1:] if r[0] == P80 and r[3] == 2
+                and r[4] == empty[0][4]]
+    _type_p80_round(path, 2)
+    assert run("draw", path, "--seed", 4).exit_code == 0
+    _type_p80_round(path, 3)
+    res = run("rank", path)
+    assert res.exit_code == 0, res.output
+    st = standings(path)
+    assert st[(P80, "NS", ns)][7] == 1  # the round played before leaving counts
+    # the 东西 pair at the empty seat in round 2: its 比赛分 of rounds 1 and 3 + half the top of
+    # the round-2 boards (top = 2 × (tables that played the board − 1))
+    ew = empty[0][8]
+    sched = [r for r in rows(path, "对阵")[1:] if r[0] == P80]
+    assert [r[10] for r in sched if r[6] is None] == ["轮空", "轮空"]   # rounds 2 and 3
+    played = sum(Decimal(r[10].split(":")[1]) for r in sched if r[8] == ew and r[6] is not None)
+    bset = boards_from_label(empty[0][5])
+    tables = sum(1 for r in sched if r[6] is not None and boards_from_label(r[5]) == bset)
+    mp = rows(path, "排名")[0].index("场分")
+    assert Decimal(str(st[(P80, "EW", ew)][mp])) == played + len(bset) * (tables - 1)
