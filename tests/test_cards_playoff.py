@@ -180,3 +180,20 @@ def test_three_or_more_level_pairs_play_each_other_once():
     assert len(s.playoffs_needed(res)) == 5 and s.stage_problems(res, {}) == []
     assert ZhengShangYouScoring(must_decide=True).playoffs_needed(res) == []
     assert ZhengShangYouScoring(ranking_playoff=False).playoffs_needed(res) == []
+
+
+def test_two_firsts_in_a_deal_are_named_and_nothing_written(played, tmp_path):
+    """十 争头游、二游、三游和四游 — one of each per deal: a deal typed with two 头游 →
+    逐局成绩!G{row} “第1局有两个头游”, nothing written (issue 10 bad input)."""
+    path = _copy(played, tmp_path)
+    wb = openpyxl.load_workbook(path)
+    ws = wb["逐局成绩"]
+    row = next(i for i, r in enumerate(ws.iter_rows(values_only=True), start=1)
+               if r[0] == ZSY and r[5] == 1)
+    for j, v in enumerate((1, 1, 2, 3)):
+        ws.cell(row, 7 + j, v)
+    wb.save(path)
+    before = digest(path)
+    res = run("rank", path, "--seed", 1)
+    assert res.exit_code != 0 and f"逐局成绩!G{row}" in res.output and "两个头游" in res.output
+    assert digest(path) == before

@@ -76,7 +76,8 @@ class TestScoreRound:
             Upgrade80Scoring().score(Match(1, 1, (1, 2), label="牌套1 第1-2副"), pd.DataFrame())
 
     @pytest.mark.parametrize("n,mode", [(3, "skip"), (4, "skip"), (5, "skip"), (6, "relay"),
-                                        (7, "skip"), (8, "relay")])
+                                        (7, "skip"), (8, "relay"), (13, "skip"), (20, "skip"),
+                                        (20, "relay")])
     def test_matchpoint_sums_equal_top(self, n, mode):
         """Matchpoints (2 per table beaten, 1 per tie): NS + EW at a table = the top on every
         board, and a board's NS matchpoints add up to top · results / 2."""

@@ -8,6 +8,7 @@ narrow tests work on copies of that workbook or on a freshly checked roster.
 
 from __future__ import annotations
 
+import io
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -37,10 +38,14 @@ POINTS, RESULT = 8, 14
 
 
 
+#: what the demo printed (its final tables)
+PRINTED = io.StringIO()
+
+
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("fujian") / "demo.xlsx"
-    data = run_core_demo(PRESET, out, seed=5, console=Console(file=open("/dev/null", "w")))
+    data = run_core_demo(PRESET, out, seed=5, console=Console(file=PRINTED, width=160))
     return out, data
 
 
@@ -90,6 +95,34 @@ def test_every_group_with_stages_runs_to_the_awards(demo):
     for g in ("象棋", "围棋"):
         got = [r[4] for r in awards if r[0] == g]
         assert got == ["优胜奖"] * 4 + ["优秀奖"] * 4  # floor(0.6 × 8) = 4
+
+
+def test_the_demo_prints_the_final_tables_of_both_directions(demo):
+    """``bianpai demo`` prints each ranking's final table (issue 10 Done means): 80分 双冠军 —
+    the 南北 and the 东西 ranking, places 1–6 with the pairs' names."""
+    _, data = demo
+    text = PRINTED.getvalue()
+    for d in ("南北", "东西"):
+        title = f"{P80}（{d}） 总排名"
+        assert title in text
+        part = text.split(title, 1)[1]
+        names = [r["name"] for r in data[title]]
+        assert len(names) == 6 and all(n in part for n in names)
+
+
+def test_80_board_result_for_a_board_not_played_is_named_and_nothing_written(event):
+    """一5 所打的牌由南北方向选手往低号桌传: a table plays its set's boards only; a 牌号 of another
+    set in its 逐局成绩 row → 逐局成绩!G{row}, nothing written."""
+    row = _p80_row(event)
+    sched = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
+    other = max(boards_from_label(sched[5])) + 1
+    wb = openpyxl.load_workbook(event)
+    wb["逐局成绩"].cell(row, 7, other)
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and f"逐局成绩!G{row}" in res.output
+    assert f"没有打第{other}副" in res.output and digest(event) == before
 
 
 def test_mitchell_movement_in_the_sheets(demo):
