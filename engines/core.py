@@ -341,10 +341,8 @@ class Scoring(Protocol):
       prefilled values by entry-column key (台次 1–4, the boards of a Mitchell round); default
       ``games_per_match`` empty rows. ``prefilled``: the keys it fills (the demo does not count
       them as typed).
-    * ``stage_problems(results, typed) -> [(match key, InputError)]``: checks across the
-      stage's final results (``typed``: ``Match.key → TypedMatch``); ``playoffs_needed(results)
-      -> [(Match, game number)]``: ranking play-offs to type once the stage is over (the rank
-      command prepares their 逐局成绩 rows), e.g. 争上游's extra deal.
+    * ``stage_problems(results, typed)`` → ``[(Match.key, InputError)]`` (checks across results);
+      ``playoffs_needed(results)`` → ``[(Match, game no.)]`` (play-offs the rank command offers).
     """
 
     kind: str
