@@ -337,11 +337,23 @@ class CoreEvent:
             for (gid, sid, number), (_k, annul, reason) in self.withdrawals.items():
                 if annul and gid == g.id and sid == s.id:
                     annulled.add(number)
-                    done = core.annul_entrant(done, number,
+                    # a scoring may annul one side only (a Mitchell: the opponents' boards
+                    # were compared across tables and stand)
+                    annul = getattr(sc, "annul_entrant", core.annul_entrant)
+                    done = annul(done, number,
                                               note_zh=f"{number}号退赛，成绩取消（{reason}）",
                                               note_en=f"{number} withdrew; results annulled")
         else:  # a bracket: results stand (walkovers included), nobody's are annulled
             done = played + list(forfeits.values())
+        # a scoring's checks across the stage's results (a ranking play-off typed between
+        # entrants that are not level …), each error placed at its match's cell
+        check = getattr(sc, "stage_problems", None)
+        if check is not None:
+            typed_of = {m.key: t for m in self.stage_matches(g, s)
+                        if (t := self.typed.get((g.id, s.id, *m.key))) is not None}
+            empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
+            for mkey, exc in check(done, typed_of):
+                self.errors.append(self._placed(exc, typed_of.get(mkey, empty)))
         self.annulled[key] = annulled
         out = {r.match.key: r for r in done}
         self._results_cache[key] = out
@@ -354,6 +366,14 @@ class CoreEvent:
         matches = self.stage_matches(g, s)
         typed = {m.key: self.typed[(g.id, s.id, *m.key)] for m in matches
                  if (g.id, s.id, *m.key) in self.typed}
+        # a withdrawn entrant's seat is empty after its last round (the scoring scores the
+        # others there by its own rule for a withdrawal, e.g. as a sit-out)
+        for i, m in enumerate(matches):
+            gone = [e for e in m.sides if e is not None and
+                    (w := self.withdrawn_after(g, s, e)) is not None and m.round > w]
+            if gone:
+                matches[i] = Match(m.round, m.table, tuple(None if e in gone else e for e in m.sides),
+                                   m.pool, f"{m.label or ''}（{'、'.join(f'{e}号' for e in gone)}退赛）")
         try:
             done = s.scoring.score_stage(matches, typed)
         except InputErrors as exc:

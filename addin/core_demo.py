@@ -350,6 +350,12 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         console.print(f"[green]✓[/] 名次录入（无编排阶段的组别）：{'、'.join(typed)}")
     res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
     console.print(f"[green]✓[/] {res.summary_zh}")
+    # ranking play-offs the rank command prepared (争上游's extra deal): typed, ranked again
+    for _ in range(5):
+        if not _fill_results(out, rng, strength):
+            break
+        res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
+        console.print(f"[green]✓[/] 加赛已录入：{res.summary_zh}")
     if pictures:
         for path in _bracket_pictures(out):
             console.print(f"[green]✓[/] 签表图 {path}")

@@ -68,6 +68,10 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                     for r in recs:
                         if "number" in r:
                             r["team"] = r.pop("number")
+    from bianpai.addin.core_playoffs import (explain_playoffs, playoff_offers,  # noqa: PLC0415
+                                             prepare_playoff_rows)
+    offers = playoff_offers(ev)
+    explain_playoffs(ev, offers, rows)
     c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
     sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
              for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
@@ -86,9 +90,15 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
     if final_rows:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
+    added = prepare_playoff_rows(ev, offers)
     state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
     result = c.CommandResult("rank", f"排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
                              f"standings done ({missing} matches missing)", seed=seed, data=data)
+    if offers:
+        result.summary_zh += (f"；{len(offers)} 场须加赛（排名各项相同）"
+                              + (f"，已在“逐局成绩”备好 {added} 行" if added else "")
+                              + "，录入后请重新计算排名")
+        result.summary_en += f"; {len(offers)} ranking play-off(s) to type in Games, then rank again"
     if c.invalidate_awards(port, ev.lang):
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"

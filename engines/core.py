@@ -344,6 +344,8 @@ class Scoring(Protocol):
       prefilled values by entry-column key (台次 1–4, the boards of a Mitchell round); default
       ``games_per_match`` empty rows. ``prefilled``: the keys it fills (the demo does not count
       them as typed).
+    * ``stage_problems(results, typed)`` → ``[(Match.key, InputError)]`` (checks across results);
+      ``playoffs_needed(results)`` → ``[(Match, game no.)]`` (play-offs the rank command offers).
     """
 
     kind: str

@@ -26,7 +26,6 @@ board numbers (``"牌套3 第9-12副"``; :func:`boards_from_label` reads it back
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from dataclasses import dataclass
@@ -275,6 +274,27 @@ class Mitchell(BaseModel):
             out.append({t: padded[t - 1] for t in range(1, n + 1)})
         return out[0], out[1]
 
+    @staticmethod
+    def _seat(state: StageState, rnd: int, number: int | None, label: str
+              ) -> tuple[int | None, str]:
+        """A pair's seat in round ``rnd``: empty (``None``) after its last round when it withdrew
+        (退赛), the label then saying so (the scoring reads it)."""
+        if number is None:
+            return None, label
+        for e in state.entrants:
+            if e.number == number and e.withdrawn_after is not None and rnd > e.withdrawn_after:
+                return None, f"{label}（{number}号退赛）"
+        return number, label
+
+    def _match(self, state: StageState, row, ns_no: dict, ew_no: dict) -> Match:
+        label = f"牌套{row.board_set} 第{row.boards}副"
+        if not pd.isna(row.shared_with):
+            label += f"，与第{int(row.shared_with)}桌共用"
+        rnd = int(row.round)
+        ns, label = self._seat(state, rnd, ns_no[int(row.ns)], label)
+        ew, label = self._seat(state, rnd, ew_no[int(row.ew)], label)
+        return Match(round=rnd, table=int(row.table), sides=(ns, ew), label=label)
+
     def plan(self, state: StageState) -> list[Match]:
         """Every round's matches as the movement fixes them once round 1 is drawn (the pair
         numbers are read back from round 1): the movement sheet and the table cards (一5 南北方向
@@ -282,14 +302,10 @@ class Mitchell(BaseModel):
         if not any(m.round == 1 for m in state.matches):
             return []
         ns_no, ew_no = self.numbering(state)
-        out = []
-        for row in self.movement(state).itertuples():
-            label = f"牌套{row.board_set} 第{row.boards}副"
-            if not pd.isna(row.shared_with):
-                label += f"，与第{int(row.shared_with)}桌共用"
-            out.append(Match(round=int(row.round), table=int(row.table),
-                             sides=(ns_no[int(row.ns)], ew_no[int(row.ew)]), label=label))
-        return out
+        drawn = {m.key: m for m in state.matches}
+        return [drawn.get((None, int(row.round), int(row.table)))
+                or self._match(state, row, ns_no, ew_no)
+                for row in self.movement(state).itertuples()]
 
     # ---------------------------------------------------------------- Format protocol
     def next_round(self, state: StageState, rng: random.Random) -> list[Match]:
@@ -310,14 +326,8 @@ class Mitchell(BaseModel):
                             for m in missing])
         ns_no, ew_no = self.numbering(state, rng)
         mv = self.movement(state)
-        out = []
-        for row in mv[mv["round"] == done + 1].itertuples():
-            label = f"牌套{row.board_set} 第{row.boards}副"
-            if not pd.isna(row.shared_with):
-                label += f"，与第{int(row.shared_with)}桌共用"
-            out.append(Match(round=done + 1, table=int(row.table),
-                             sides=(ns_no[int(row.ns)], ew_no[int(row.ew)]), label=label))
-        return out
+        return [self._match(state, row, ns_no, ew_no)
+                for row in mv[mv["round"] == done + 1].itertuples()]
 
     def finished(self, state: StageState) -> bool:
         """Every round drawn and every table with a pair on both sides has its result."""

@@ -1,5 +1,6 @@
 """掼蛋 knockout and 争上游 finishing-order scorings (otog-mind-games-2024 单项规程 九、十)."""
 
+import random
 from decimal import Decimal
 
 import pandas as pd
@@ -222,3 +223,37 @@ def test_loser_order_setting_and_forfeit_points():
     assert p.set_index("entrant")["place"][8] == 5
     r = ZhengShangYouScoring().score(M, pd.DataFrame(), pd.DataFrame([{"kind": "forfeit", "side": 1}]))
     assert r.points == (Decimal(28), Decimal(0)) and r.outcome == ("FW", "FL")
+
+
+def test_guandan_knockout_places_1_to_8_by_the_core_bracket_settings():
+    """总规程 九（二）1. 扑克掼蛋…取前8名 (paid 1–8); 单项 九（二）单淘汰: the losers of a round are
+    placed by the bracket's setting — ``loser_order: shared`` (one shared place, money split),
+    ``frames`` (the points scored in the lost match: the 4-game total), or ``third_place``
+    (a play-off for 3rd)."""
+    from bianpai.engines.core import StageEntrant, StageState
+    from bianpai.engines.elimination import SingleElimination as se
+    sc = GuandanKnockoutScoring()
+    # the higher number wins every match; the loser's 4-game total is 16 − (its number mod 5):
+    # games of 7:3 (头游+2游 v 3游+末游) and 6:4 (头游+3游 v 2游+末游)
+    def play(fmt):
+        state = StageState([StageEntrant(number=n, seed=n) for n in range(1, 9)], seed=1)
+        while not fmt.finished(state):
+            for m in fmt.next_round(state, random.Random(1)):
+                state.matches.append(m)
+                if m.is_bye:
+                    continue
+                lo, hi = sorted(m.sides)
+                a = lo % 5
+                g = [((1, 2), (3, 4))] * a + [((1, 3), (2, 4))] * (4 - a)
+                if m.sides[0] == lo:
+                    g = [(y, x) for x, y in g]
+                state.results[m.key] = sc.score(m, games(*g))
+        return fmt.placings(state)
+    shared = play(se(seeding="standard", loser_order="shared"))
+    assert sorted(shared["place"]) == [1, 2, 3, 3, 5, 5, 5, 5]
+    by_pts = play(se(seeding="standard", loser_order="frames"))
+    assert sorted(by_pts["place"]) == list(range(1, 9))
+    order = by_pts.sort_values("place")
+    assert list(order["entrant"]) == [8, 7, 5, 6, 1, 2, 3, 4]  # losers: more points, higher
+    third = play(se(seeding="standard", third_place=True))
+    assert sorted(third["place"])[:4] == [1, 2, 3, 4]

@@ -76,7 +76,8 @@ class TestScoreRound:
             Upgrade80Scoring().score(Match(1, 1, (1, 2), label="牌套1 第1-2副"), pd.DataFrame())
 
     @pytest.mark.parametrize("n,mode", [(3, "skip"), (4, "skip"), (5, "skip"), (6, "relay"),
-                                        (7, "skip"), (8, "relay")])
+                                        (7, "skip"), (8, "relay"), (13, "skip"), (20, "skip"),
+                                        (20, "relay")])
     def test_matchpoint_sums_equal_top(self, n, mode):
         """Matchpoints (2 per table beaten, 1 per tie): NS + EW at a table = the top on every
         board, and a board's NS matchpoints add up to top · results / 2."""
@@ -157,6 +158,62 @@ class TestScoreRound:
         assert res[0].outcome in (("W", "L"), ("L", "W"), ("D", "D"))
         with pytest.raises(InputErrors):
             score_round(ms, rows, late)  # rows typed for a forfeited round
+
+    def test_illegal_information_ends_the_board_with_120(self):
+        """四10 传递非法信息：…判罚40分、或该副牌立即结束，判违规方负，非违规方得120分。累计二次以上
+        传递非法信息的，取消违规方比赛资格. The 40-point option is a table penalty (罚分调整); the
+        board-ending option is a ruling on the board: the other side is scored 120 there."""
+        ms = _stage(3, 2)
+        rows = _rows(ms, random.Random(8))
+        m = ms[0]
+        bd = boards_from_label(m.label)[0]
+        rows = rows.drop(rows[(rows["round"] == m.round) & (rows["table"] == m.table)
+                              & (rows["board"] == bd)].index)
+        rule = pd.DataFrame([{"round": m.round, "table": m.table, "side": "EW",
+                              "kind": "传递非法信息", "board": bd}])
+        res = score_round(ms, rows, rule)
+        r0 = res[0]
+        i = boards_from_label(m.label).index(bd)
+        assert r0.values["board_points"][0][i] == 120 and r0.values["board_points"][1][i] == -120
+        assert "四10" in r0.note_zh and "南北得120分" in r0.note_zh and "取消" not in r0.note_zh
+        # the board is compared across tables like any result: NS 120 against the others
+        others = [r.values["board_points"][0][boards_from_label(r.match.label).index(bd)]
+                  for r in res if bd in boards_from_label(r.match.label) and r is not r0]
+        beaten = sum(1 for o in others if o < 120) * 2 + sum(1 for o in others if o == 120)
+        assert r0.values["board_mps"][0][i] == beaten
+        # an NS offender: EW is scored 120 (−120 from NS's side); a second ruling for the same
+        # pair says it is to be disqualified
+        m2 = next(x for x in ms if x.round == 2 and x.sides[0] == m.sides[0])
+        bd2 = boards_from_label(m2.label)[0]
+        rows2 = rows.drop(rows[(rows["round"] == m2.round) & (rows["table"] == m2.table)
+                               & (rows["board"] == bd2)].index)
+        two = pd.DataFrame([{"round": m.round, "table": m.table, "side": "NS",
+                             "kind": "非法信息", "board": bd},
+                            {"round": m2.round, "table": m2.table, "side": "NS",
+                             "kind": "非法信息", "board": bd2}])
+        res = score_round(ms, rows2, two)
+        first = next(r for r in res if r.match == m)
+        second = next(r for r in res if r.match == m2)
+        assert first.values["board_points"][0][i] == -120 and "取消" not in first.note_zh
+        assert "累计2次" in second.note_zh and "取消比赛资格" in second.note_zh
+        # a setting: another number of points
+        res = score_round(ms, rows, rule, rules=Upgrade80Scoring(illegal_info_points=100))
+        assert res[0].values["board_points"][0][i] == 100
+
+    def test_illegal_information_bad_input(self):
+        """四10 needs the board; the ended board's points stay empty; a board not played there is
+        named."""
+        ms = _stage(3, 2)
+        rows = _rows(ms, random.Random(9))
+        m = ms[0]
+        bd = boards_from_label(m.label)[0]
+        for board, typed, what in ((None, rows, "须写明牌号"), (bd, rows, "请留空"),
+                                   (99, rows, "没有打第99副")):
+            adj = pd.DataFrame([{"round": m.round, "table": m.table, "side": 1,
+                                 "kind": "传递非法信息", "board": board}])
+            with pytest.raises(InputErrors) as exc:
+                score_round(ms, typed, adj)
+            assert what in " ".join(e.zh for e in exc.value.errors)
 
     def test_neuberg_for_sit_out_field(self):
         ms = _stage(4, 2, ew=3)
@@ -243,3 +300,74 @@ class TestProperties:
             # NS + EW at a table = the sum of the tops of its boards
             assert r.points[0] + r.points[1] == r.values["top"][0]
             assert all(x >= 0 for x in r.values["board_mps"][0] + r.values["board_mps"][1])
+
+
+class TestWithdrawal:
+    """退赛 of a pair in a Mitchell (fujian 80分; the 规程 is silent on a pair that leaves): from
+    the round after its last one its seat is empty (the movement goes on, nobody else moves
+    differently); the pair it would have met scores those boards by the setting
+    ``withdrawal_boards`` — ``average`` (as a sit-out: half the top) or ``not_scored``."""
+
+    def _withdrawn_stage(self, who: int, after: int, n: int = 4):
+        ents = [StageEntrant(number=k, pool=pool, withdrawn_after=after if k == who else None)
+                for pool, base in (("NS", 0), ("EW", 100)) for k in range(base + 1, base + n + 1)]
+        fmt = Mitchell(boards_per_round=2, draw="seed")
+        state = StageState(entrants=ents, seed=1)
+        while not fmt.finished(state):
+            ms = fmt.next_round(state, random.Random(1))
+            state.matches += ms
+            for m in ms:
+                if not m.is_bye:
+                    state.results[m.key] = None  # type: ignore[assignment]
+        return fmt, state
+
+    @pytest.mark.parametrize("who", [2, 103])   # an NS pair, an EW pair
+    def test_seat_empty_after_the_last_round(self, who):
+        fmt, state = self._withdrawn_stage(who, after=1)
+        assert fmt.total_rounds(state) == 3                     # 4 tables, skip: still 3 rounds
+        assert [r for r in (1, 2, 3) if any(who in m.sides for m in state.matches
+                                            if m.round == r)] == [1]
+        later = [m for m in state.matches if m.round > 1 and m.is_bye]
+        assert len(later) == 2 and all(f"{who}号退赛" in m.label for m in later)
+        # the other pairs keep the movement: nobody meets an opponent or a board set twice
+        seen = set()
+        for m in state.matches:
+            for e in m.entrants:
+                key = (e, boards_from_label(m.label))
+                assert key not in seen
+                seen.add(key)
+        assert fmt.plan(state) == state.matches
+
+    @pytest.mark.parametrize("mode,share", [("average", Decimal("0.5")), ("not_scored", 0)])
+    def test_opponents_of_a_withdrawn_pair(self, mode, share):
+        fmt, state = self._withdrawn_stage(2, after=1)
+        rows = _rows(state.matches, random.Random(3))
+        res = score_round(state.matches, rows, rules=Upgrade80Scoring(withdrawal_boards=mode))
+        left = [r for r in res if r.match.is_bye]
+        assert len(left) == 2
+        for r in left:
+            present = 0 if r.match.sides[0] is not None else 1
+            assert r.points[present] == share * r.values["top"][0]
+            assert "对手退赛" in r.note_zh
+        # the tables that played a board are the ones compared: Σ 比赛分 per board = the top
+        for bd in {b for m in state.matches for b in boards_from_label(m.label)}:
+            played = [(r, boards_from_label(r.match.label).index(bd)) for r in res
+                      if not r.match.is_bye and bd in boards_from_label(r.match.label)]
+            ns = sum(r.values["board_mps"][0][i] for r, i in played)
+            assert ns == len(played) * (len(played) - 1)
+
+    def test_annulled_pair_only_loses_its_own_side(self):
+        """成绩处理 取消 (or 四10 累计二次 取消比赛资格): the pair's own 比赛分 are void; its
+        opponents' boards were compared with every table and stand (reading)."""
+        fmt, state = self._withdrawn_stage(2, after=1)
+        res = score_round(state.matches, _rows(state.matches, random.Random(4)))
+        done = Upgrade80Scoring().annul_entrant(res, 2)
+        for a, b in zip(res, done):
+            if 2 in a.match.sides:
+                i = a.match.sides.index(2)
+                assert b.outcome[i] == "VOID" and b.points[i] == 0
+                assert b.points[1 - i] == a.points[1 - i] and b.outcome[1 - i] == a.outcome[1 - i]
+            else:
+                assert b is a
+        rows = entrant_rows(done)
+        assert not rows[rows["entrant"] == 2]["complete"].any()

@@ -8,6 +8,7 @@ narrow tests work on copies of that workbook or on a freshly checked roster.
 
 from __future__ import annotations
 
+import io
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -37,10 +38,14 @@ POINTS, RESULT = 8, 14
 
 
 
+#: what the demo printed (its final tables)
+PRINTED = io.StringIO()
+
+
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("fujian") / "demo.xlsx"
-    data = run_core_demo(PRESET, out, seed=5, console=Console(file=open("/dev/null", "w")))
+    data = run_core_demo(PRESET, out, seed=5, console=Console(file=PRINTED, width=160))
     return out, data
 
 
@@ -90,6 +95,34 @@ def test_every_group_with_stages_runs_to_the_awards(demo):
     for g in ("象棋", "围棋"):
         got = [r[4] for r in awards if r[0] == g]
         assert got == ["优胜奖"] * 4 + ["优秀奖"] * 4  # floor(0.6 × 8) = 4
+
+
+def test_the_demo_prints_the_final_tables_of_both_directions(demo):
+    """``bianpai demo`` prints each ranking's final table (issue 10 Done means): 80分 双冠军 —
+    the 南北 and the 东西 ranking, places 1–6 with the pairs' names."""
+    _, data = demo
+    text = PRINTED.getvalue()
+    for d in ("南北", "东西"):
+        title = f"{P80}（{d}） 总排名"
+        assert title in text
+        part = text.split(title, 1)[1]
+        names = [r["name"] for r in data[title]]
+        assert len(names) == 6 and all(n in part for n in names)
+
+
+def test_80_board_result_for_a_board_not_played_is_named_and_nothing_written(event):
+    """一5 所打的牌由南北方向选手往低号桌传: a table plays its set's boards only; a 牌号 of another
+    set in its 逐局成绩 row → 逐局成绩!G{row}, nothing written."""
+    row = _p80_row(event)
+    sched = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
+    other = max(boards_from_label(sched[5])) + 1
+    wb = openpyxl.load_workbook(event)
+    wb["逐局成绩"].cell(row, 7, other)
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2 and f"逐局成绩!G{row}" in res.output
+    assert f"没有打第{other}副" in res.output and digest(event) == before
 
 
 def test_mitchell_movement_in_the_sheets(demo):
@@ -270,6 +303,25 @@ def test_80_lateness_forfeits_the_round(event):
     assert run("rank", event).exit_code == 0
     r = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
     assert "迟到" in (r[11] or "") and r[10].startswith("0:")
+
+
+def test_80_illegal_information_ends_the_board_through_the_penalty_sheet(event):
+    """四10 传递非法信息：…或该副牌立即结束，判违规方负，非违规方得120分 (FJ-21): 罚分 row with 原因
+    “传递非法信息 第N副”, 队号 = the offending 东西 pair, 罚分 120; the board's 得分 left empty."""
+    sched = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
+    board = boards_from_label(sched[5])[0]
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
+        if r[0] == P80 and r[3] == 1 and r[4] == 1 and r[6] == board:
+            for c in range(POINTS, 13):
+                ws.cell(i, c).value = None
+    wb["罚分"].append([P80, "米切尔赛", None, 1, 1, sched[8], 120, f"传递非法信息 第{board}副", None])
+    wb.save(event)
+    res = run("rank", event)
+    assert res.exit_code == 0, res.output
+    r = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
+    assert f"第{board}副东西{sched[8]}号传递非法信息，该副结束，南北得120分（四10）" in r[11]
 
 
 # ------------------------------------------------------------------------------ narrow: roster
@@ -458,3 +510,50 @@ def test_first_move_alternates_board_by_board(demo):
     got = [(r[bd], r[fm]) for r in rows(path, "逐局成绩")[1:]
            if r[0] == "象棋" and r[3] == 1 and r[4] == 1]
     assert got == [(1, "甲方"), (2, "乙方"), (3, "甲方"), (4, "乙方")]
+
+
+def _type_p80_round(path: Path, rnd: int, points: int = 90) -> None:
+    wb = openpyxl.load_workbook(path)
+    ws = wb["逐局成绩"]
+    for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
+        if r[0] == P80 and r[3] == rnd and r[POINTS - 1] is None:
+            ws.cell(i, POINTS, points + 5 * (r[4] % 3))
+    wb.save(path)
+
+
+def test_80_withdrawn_pair_leaves_an_empty_seat(tmp_path):
+    """退赛 through the core's withdraw command (the 规程 is silent): a 南北 pair that leaves after
+    round 1 has an empty seat from round 2 on; its round-1 result stays (成绩处理 保留); the 东西 pair
+    that reaches its table scores those boards by ``withdrawal_boards`` (average: half the top)."""
+    people = [r for r in _people(load_preset(PRESET), 3, {"p80": 4}) if r[0] == P80]
+    path = _fresh(tmp_path, people)
+    assert run("draw", path, "--seed", 4).exit_code == 0
+    _type_p80_round(path, 1)
+    r1 = [r for r in rows(path, "对阵")[1:] if r[0] == P80 and r[3] == 1]
+    ns = r1[1][6]
+    res = run("withdraw", path, "--group", P80, "--team", ns, "--keep", "--reason", "身体不适")
+    assert res.exit_code == 0, res.output
+    assert run("draw", path, "--seed", 4).exit_code == 0
+    r2 = [r for r in rows(path, "对阵")[1:] if r[0] == P80 and r[3] == 2]
+    empty = [r for r in r2 if r[6] is None]
+    assert len(empty) == 1 and f"{ns}号退赛" in empty[0][5] and empty[0][8] is not None
+    # no 逐局成绩 rows are prepared for the empty seat's table
+    assert not [r for r in rows(path, "逐局成绩")[1:] if r[0] == P80 and r[3] == 2
+                and r[4] == empty[0][4]]
+    _type_p80_round(path, 2)
+    assert run("draw", path, "--seed", 4).exit_code == 0
+    _type_p80_round(path, 3)
+    res = run("rank", path)
+    assert res.exit_code == 0, res.output
+    st = standings(path)
+    assert st[(P80, "NS", ns)][7] == 1  # the round played before leaving counts
+    # the 东西 pair at the empty seat in round 2: its 比赛分 of rounds 1 and 3 + half the top of
+    # the round-2 boards (top = 2 × (tables that played the board − 1))
+    ew = empty[0][8]
+    sched = [r for r in rows(path, "对阵")[1:] if r[0] == P80]
+    assert [r[10] for r in sched if r[6] is None] == ["轮空", "轮空"]   # rounds 2 and 3
+    played = sum(Decimal(r[10].split(":")[1]) for r in sched if r[8] == ew and r[6] is not None)
+    bset = boards_from_label(empty[0][5])
+    tables = sum(1 for r in sched if r[6] is not None and boards_from_label(r[5]) == bset)
+    mp = rows(path, "排名")[0].index("场分")
+    assert Decimal(str(st[(P80, "EW", ew)][mp])) == played + len(bset) * (tables - 1)

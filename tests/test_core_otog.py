@@ -9,6 +9,7 @@ small group.
 from __future__ import annotations
 
 import datetime as dt
+import io
 from decimal import Decimal
 from pathlib import Path
 
@@ -37,11 +38,26 @@ SWISS = {"中国象棋青少年组": 10, "中国象棋成年组": 10, "国际象
 
 
 
+#: what the demo printed (its final tables)
+PRINTED = io.StringIO()
+
+
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("otog") / "demo.xlsx"
-    data = run_core_demo(PRESET, out, seed=5, console=Console(file=open("/dev/null", "w")))
+    data = run_core_demo(PRESET, out, seed=5, console=Console(file=PRINTED, width=160))
     return out, data
+
+
+def test_the_demo_prints_the_card_events_final_tables(demo):
+    """``bianpai demo`` prints the final table of 掼蛋 (单淘汰, places by the round lost) and 争上游
+    (积分循环制) with every pair (issue 10 Done means)."""
+    _, data = demo
+    text = PRINTED.getvalue()
+    for g in ("扑克掼蛋双人成年组", "扑克争上游双人成年组"):
+        title = f"{g} 总排名"
+        part = text.split(title, 1)[1]
+        assert all(r["name"] in part for r in data[title])
 
 
 def test_every_group_runs_to_the_awards(demo):
