@@ -26,8 +26,8 @@ class _Bracket(BaseModel):
     #: a list for every pool, or a mapping pool label → list (e.g. men's flights 9, women's 7)
     races: list[int] | dict[str, list[int]] | None = Field(
         default=None, description="每轮局数（几局胜），按轮次；可按小组分别设定")
-    loser_order: Literal["shared", "frames"] = Field(
-        "shared", description="同轮出局者名次：并列，或按所负场次的得局数排序")
+    loser_order: Literal["shared", "frames", "playoffs"] = Field(
+        "shared", description="同轮出局者名次：并列，按所负场次的得局数排序，或加赛排位（单败淘汰）")
     clause: str | None = None
     note: str | None = None
 
@@ -149,7 +149,7 @@ class _Bracket(BaseModel):
 
     # -- placings
     def _loser_key(self, r: Resolved, x: int):
-        if self.loser_order == "shared" or r.result is None:
+        if self.loser_order != "frames" or r.result is None:
             return 0
         res = r.result
         i = list(res.match.sides).index(x)

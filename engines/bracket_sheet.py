@@ -8,6 +8,7 @@ import math
 import pandas as pd
 
 from bianpai.engines.bracket_base import _Bracket
+from bianpai.engines.bracket_playoffs import playoff_block_of
 from bianpai.engines.bracket_seeding import Feeder
 from bianpai.engines.bracket_structure import UNKNOWN, Node, Resolved, round_name
 from bianpai.engines.core import StageState
@@ -20,7 +21,8 @@ from bianpai.engines.single_elimination import SingleElimination
 def bracket_table(state: StageState, fmt: _Bracket) -> pd.DataFrame:
     """Every slot of the whole bracket, for drawing a bracket sheet (pure).
 
-    One row per node and side. Columns: ``pool`` (object), ``part`` (str: SE/3rd/WB/LB/GF),
+    One row per node and side. Columns: ``pool`` (object), ``part`` (str: SE/3rd/PO/WB/LB/GF;
+    PO = a play-off for places, :mod:`bianpai.engines.bracket_playoffs`),
     ``round`` (int, stage round), ``bracket_round`` (int), ``round_zh``/``round_en`` (str),
     ``label`` (str), ``pos`` (int, top to bottom within its round), ``y`` (float: vertical centre
     of the node in first-round match units, for drawing), ``slot`` (0/1), ``entrant`` (Int64, NA
@@ -89,6 +91,9 @@ def _slot_rows(pool, r: Resolved, full_rounds: int, nxt: str, y: float, fmt,
         _, zh, en = round_name(full_rounds, nd.bracket_round)
     elif nd.part == "3rd":
         zh, en = "三、四名决赛", "Third-place match"
+    elif nd.part == "PO":
+        a, b = playoff_block_of(nd.id)
+        zh, en = f"第{a}–{b}名附加赛", f"Play-off for places {a}–{b}"
     elif nd.part == "WB":
         zh, en = f"胜部第{nd.bracket_round}轮", f"Winners' round {nd.bracket_round}"
     elif nd.part == "LB":

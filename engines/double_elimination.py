@@ -43,6 +43,9 @@ class DoubleEliminationGroups(_Bracket):
 
     @model_validator(mode="after")
     def _check(self) -> "DoubleEliminationGroups":
+        if self.loser_order == "playoffs":
+            raise RuleError("双败淘汰不设排位附加赛（loser_order: playoffs 只用于单败淘汰）",
+                            "double elimination has no place play-offs (single elimination only)")
         double_elimination_nodes(self.pool_size, qualify=self.qualify,
                                  grand_final=self.grand_final,
                                  loser_orderings=self.loser_orderings)

@@ -11,6 +11,7 @@ import pandas as pd
 from pydantic import Field, model_validator
 
 from bianpai.engines.bracket_base import _Bracket, _placings_frame
+from bianpai.engines.bracket_playoffs import playoff_block_of, playoff_nodes, playoff_places
 from bianpai.engines.bracket_seeding import seed_positions
 from bianpai.engines.bracket_structure import (UNKNOWN, Node, Resolution, Resolved, _rng_key,
                                                _winner_of, single_elimination_nodes)
@@ -36,7 +37,11 @@ class SingleElimination(_Bracket):
     ``bracket_size``: slots (default the next power of two).
 
     Placings: the K survivors share place 1 (出线) when the stage stops early; otherwise 1, 2,
-    3/4 (the third-place match) or 3–4 shared, 5–8, … by the round lost (``loser_order``).
+    3/4 (the third-place match) or 3–4 shared, 5–8, … by the round lost (``loser_order``:
+    ``shared``; ``frames``: by the frames won in the lost match; ``playoffs``: the losers of every
+    round whose first place is ≤ ``playoff_places`` play for their places — the third-place
+    match, a 5–8 block …, :mod:`bianpai.engines.bracket_playoffs` — ``playoff_race`` frames to
+    win in those matches, default the race of their stage round).
     """
 
     kind: Literal["single_elimination"] = "single_elimination"
@@ -51,6 +56,9 @@ class SingleElimination(_Bracket):
     races_from_final: list[int] | None = Field(None, description="局数（几局胜），自决赛往前")
     third_place_race: int | None = None
     bracket_size: int | None = Field(None, ge=2, le=1024)
+    playoff_places: int = Field(8, ge=3, le=1024,
+                                description="排位附加赛决定的名次（loser_order: playoffs），如前8名")
+    playoff_race: int | None = Field(None, ge=1, description="排位附加赛的局数（几局胜）")
 
     @model_validator(mode="after")
     def _check(self) -> "SingleElimination":
@@ -61,6 +69,10 @@ class SingleElimination(_Bracket):
         if self.third_place and any(k not in (None, 1) for k in stops):
             raise RuleError("提前结束（剩余K人）的淘汰赛不设三、四名决赛",
                             "a stage that stops with K remaining has no third-place match")
+        if self.loser_order == "playoffs" and (self.seeding == "redraw"
+                                                or any(k not in (None, 1) for k in stops)):
+            raise RuleError("排位附加赛只用于打到决赛的固定签表（不能与每轮抽签或剩余K人结束同用）",
+                            "place play-offs need a fixed bracket played to the final")
         if self.bracket_size is not None and self.bracket_size & (self.bracket_size - 1):
             raise RuleError("签表规模必须是 2 的幂", "bracket size must be a power of two")
         return self
@@ -100,8 +112,12 @@ class SingleElimination(_Bracket):
 
     def _pool_nodes(self, n: int, pool: str | None = None) -> list[Node]:
         size = self._size(n)
-        return single_elimination_nodes(size, self._rounds_to_play(n, size, pool),
-                                        self.third_place)
+        rounds = self._rounds_to_play(n, size, pool)
+        if self.loser_order != "playoffs":
+            return single_elimination_nodes(size, rounds, self.third_place)
+        main = single_elimination_nodes(size, rounds, False)
+        places = max(self.playoff_places, 4 if self.third_place else 0)
+        return sorted(main + playoff_nodes(main, places), key=lambda nd: nd.round)
 
     def total_rounds(self, state: StageState) -> int | None:
         """Rounds of the stage (the largest pool): log2(size), or fewer when it stops at K; in
@@ -141,6 +157,8 @@ class SingleElimination(_Bracket):
         counted back from the final of the full bracket; else ``races`` by round."""
         if match.label == "3rd" and self.third_place_race:
             return self.third_place_race
+        if self.playoff_race and match.label != "3rd" and playoff_block_of(match.label):
+            return self.playoff_race
         if self.races_from_final and state is not None:
             total = self.total_rounds(state) if self.seeding == "redraw" else \
                 int(math.log2(self._size(max(len(state.pool_entrants(match.pool)), 2))))
@@ -303,11 +321,27 @@ class SingleElimination(_Bracket):
                     top.append(self._row(third.loser, pool, 4, "三、四名决赛负", res))
                 elif third is not None and third.status == "bye":
                     top.append(self._row(third.winner, pool, 3, "三、四名决赛轮空", res))
+                if self.loser_order == "playoffs":
+                    top.extend(self._playoff_rows(res, pool))
             else:
                 why = "出线" if fin else "未出局"
                 top.extend(self._row(x, pool, 1, why, res) for x in sorted(alive))
             rows.extend(self._place_eliminated(res, alive, top, pool))
         return _placings_frame(rows)
+
+    def _playoff_rows(self, res: Resolution, pool) -> list[dict]:
+        """Rows of the play-off blocks from place 5 on (decided blocks only; an undecided block
+        keeps its shared place)."""
+        out: list[dict] = []
+        blocks = sorted({playoff_block_of(r.node.id) for r in res.nodes.values()
+                         if r.node.part == "PO"})
+        for first, last in blocks:
+            if first < 5 or any(b != (first, last) and b[0] <= first and last <= b[1]
+                                for b in blocks):
+                continue  # the third-place match, or a sub-block placed with its block
+            got = playoff_places(res, first, last - first + 1)
+            out.extend(self._row(x, pool, place, why, res) for x, place, why in got or [])
+        return out
 
     @staticmethod
     def _row(x, pool, place, why, res) -> dict:

@@ -31,6 +31,7 @@ LABELS = {
     "stop_when_remaining": "剩余几人结束", "third_place": "三四名决赛", "races": "各轮几局胜",
     "races_from_final": "几局胜（自决赛往前）", "third_place_race": "三四名几局胜",
     "bracket_size": "签表规模", "loser_order": "负者名次", "games_per_match": "每场局数",
+    "playoff_places": "附加赛排定名次至", "playoff_race": "附加赛几局胜",
     "home_seats": "主队座位", "finish_points": "局分表", "sweep_points": "串三户得分",
     "sweep_scoring": "串三户计法", "win_points": "胜积分", "draw_points": "平积分",
     "loss_points": "负积分", "penalty_points": "每次扣局分", "penalty_affects_result": "扣分计入胜负",
