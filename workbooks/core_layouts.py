@@ -66,7 +66,9 @@ WITHDRAWALS = SheetLayout(key="withdrawals", zh="退赛", en="Withdrawals", type
     C("number", "队号", "Team No", "int", required=True, width=6),
     C("after_round", "最后参赛轮次", "Last round played", "int", required=True, width=8),
     C("results", "成绩处理", "Results", "code", choices=["保留", "取消"], width=10),
-    C("reason", "原因", "Reason", width=24), C("note", "备注", "Note", width=16)])
+    C("reason", "原因", "Reason", width=24), C("note", "备注", "Note", width=16),
+    # 递补: who takes the slot (Stage.replacement; written by the withdraw command, or typed)
+    C("replacement", "递补队号", "Replacement No", "int", width=8)])
 
 def movement_layout(side_titles) -> SheetLayout:
     """移动表: every round of a stage whose format fixes them in advance (a Mitchell movement),
