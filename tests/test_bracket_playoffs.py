@@ -12,6 +12,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bianpai.addin import commands
 from bianpai.addin.core_demo import _fill_results
@@ -177,3 +179,28 @@ def test_checkers_play_offs_drawn_typed_ranked_and_paid(tmp_path):
     heads = [r[3] for r in grid if r[3] and "附加赛" in str(r[3])]
     assert heads == ["第5–8名附加赛 P5-8.1", "第5–8名附加赛 P5-8.2", "第5–6名附加赛 P5-6",
                      "第7–8名附加赛 P7-8"]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(n=st.integers(2, 64), seed=st.integers(0, 10 ** 6), withdraw=st.integers(0, 2))
+def test_play_off_invariants(n, seed, withdraw):
+    """With play-offs, nobody plays twice in a stage round, a withdrawn player never plays after
+    his last round, every entrant is placed, and places 1…min(n, 8) go to one player each when
+    nobody withdrew."""
+    rng = random.Random(seed)
+    ents = [StageEntrant(i, seed=i) for i in range(1, n + 1)]
+    for _ in range(withdraw):
+        i = rng.randrange(n)
+        ents[i] = StageEntrant(i + 1, seed=i + 1, withdrawn_after=rng.randint(0, 3))
+    fmt = SingleElimination(loser_order="playoffs")
+    state = play(fmt, StageState(ents, seed=seed), lambda m: rng.choice(m.entrants))
+    wd = {e.number: e.withdrawn_after for e in ents}
+    for r in range(1, state.rounds_drawn() + 1):
+        es = [e for m in state.round_matches(r) for e in m.entrants]
+        assert len(es) == len(set(es))
+        assert all(wd[e] is None or wd[e] >= r for e in es)
+    pl = fmt.placings(state)
+    assert sorted(pl["entrant"]) == list(range(1, n + 1))
+    if not withdraw:
+        top = sorted(p for p in pl["place"] if p <= 8)
+        assert top == list(range(1, min(n, 8) + 1))

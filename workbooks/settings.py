@@ -32,6 +32,7 @@ LABELS = {
     "races_from_final": "几局胜（自决赛往前）", "third_place_race": "三四名几局胜",
     "bracket_size": "签表规模", "loser_order": "负者名次", "games_per_match": "每场局数",
     "playoff_places": "附加赛排定名次至", "playoff_race": "附加赛几局胜",
+    "race_to": "几局胜（未按轮设定时）",
     "replacement": "递补", "order_by": "择优依据", "seeds": "种子退赛递补",
     "ranked_by": "排名依据", "same_as": "须相同的报名项", "after_draw": "抽签后退赛",
     "home_seats": "主队座位", "finish_points": "局分表", "sweep_points": "串三户得分",
