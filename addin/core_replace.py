@@ -20,8 +20,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from bianpai.addin.competition import CoreEvent
     from bianpai.templates.schema import Group, Stage
 
-__all__ = ["substituted", "assigned", "non_qualified", "next_ranked", "promoted", "seed_stage", "slot_map",
-           "source_started", "takes_slot", "typed_replacements"]
+__all__ = ["substituted", "assigned", "non_qualified", "next_ranked", "promoted", "seed_stage",
+           "slot_map", "source_started", "takes_slot", "typed_replacements"]
 
 
 def _order(ev: "CoreEvent", g: "Group", s: "Stage", src: "Stage", members: list[int],
