@@ -204,3 +204,22 @@ def test_play_off_invariants(n, seed, withdraw):
     if not withdraw:
         top = sorted(p for p in pl["place"] if p <= 8)
         assert top == list(range(1, min(n, 8) + 1))
+
+
+def test_play_offs_in_the_bracket_table_and_picture(tmp_path):
+    """The bracket sheet data names the play-offs (第5–8名附加赛 …) and the PNG/PDF draws them
+    below the bracket (the picture grows to hold them)."""
+    from bianpai.engines.elimination import bracket_table
+    from bianpai.workbooks.bracket_picture import render_bracket
+    fmt = SingleElimination(loser_order="playoffs")
+    st = play(fmt, _state(8), _best_wins)
+    table = bracket_table(st, fmt)
+    po = table[table["part"] == "PO"]
+    assert set(po["label"]) == {"P5-8.1", "P5-8.2", "P5-6", "P7-8"}
+    assert set(po["round_zh"]) == {"第5–8名附加赛", "第5–6名附加赛", "第7–8名附加赛"}
+    assert po[po["label"] == "P5-6"]["won"].sum() == 1
+    plain = render_bracket(bracket_table(st, SingleElimination()), tmp_path / "a.png", dpi=40)
+    full = render_bracket(table, tmp_path / "b.png", dpi=40)
+    from PIL import Image
+    assert Image.open(full).size[1] > Image.open(plain).size[1]
+    assert render_bracket(table, tmp_path / "b.pdf").read_bytes()[:4] == b"%PDF"
