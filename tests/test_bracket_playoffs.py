@@ -40,6 +40,7 @@ def _best_wins(m):
 
 
 def test_labels():
+    """Play-off labels name the block of places they decide (第5–8名 → P5-8.1 …)."""
     assert playoff_label(5, 4, 1) == "P5-8.1" and playoff_label(5, 2) == "P5-6"
     assert playoff_label(3, 2) == "3rd"
     assert playoff_block_of("P9-16.3") == (9, 16) and playoff_block_of("3rd") == (3, 4)
@@ -47,7 +48,8 @@ def test_labels():
 
 
 def test_eight_players_play_for_every_place_1_to_8():
-    """Places 5–8 by play-off: the QF losers meet in two matches (drawn with the semi-finals),
+    """总规程 九（二）2 pays "第五名400元、第六名300元、第七名200元、第八名100元"; 单项 七（一）"比赛采取单淘汰".
+    Places 5–8 by play-off: the QF losers meet in two matches (drawn with the semi-finals),
     the winners play for 5th, the losers for 7th (in the final's round)."""
     fmt = SingleElimination(loser_order="playoffs")
     st = play(fmt, _state(8), _best_wins)
@@ -96,6 +98,8 @@ def test_sixteen_players_places_9_to_16_stay_shared():
 
 
 def test_a_withdrawn_loser_gives_a_walkover_in_the_play_off():
+    """A QF loser who withdraws after round 1 loses his play-off by walkover (退赛: his later
+    matches are won by the opponents) and takes the last place of the block."""
     fmt = SingleElimination(loser_order="playoffs")
     st = _state(8)
     st.entrants[4] = StageEntrant(number=5, seed=5, withdrawn_after=1)
@@ -105,6 +109,8 @@ def test_a_withdrawn_loser_gives_a_walkover_in_the_play_off():
 
 
 def test_playoff_race():
+    """CBSA 十六（二）2(3) races ("半决赛和三、四名决赛采用41局21胜…决赛采用81局41胜…其余全部为25局13胜") stay
+    as set when play-offs are added; the play-offs take ``playoff_race``."""
     fmt = SingleElimination(loser_order="playoffs", races_from_final=[41, 21, 13],
                             third_place_race=21, playoff_race=13)
     st = play(fmt, _state(8), _best_wins)
@@ -114,6 +120,8 @@ def test_playoff_race():
 
 
 def test_play_offs_refused_where_they_cannot_be():
+    """Play-offs need a bracket played to the final (not a flight stopped at K, not a redraw,
+    not double elimination): refused with a RuleError (Chinese + English)."""
     with pytest.raises(RuleError):
         SingleElimination(loser_order="playoffs", stop_when_remaining=4)
     with pytest.raises(RuleError):
