@@ -193,12 +193,49 @@ def _replacement(ev, g, s, number: int, k: int) -> int | None:
     rule = s.replacement
     if rule is None or k != 0 or not takes_slot(ev, g, s, number):
         return None
-    used = set(assigned(ev, g, s).values())
+    used = {r for x, r in assigned(ev, g, s).items() if x != number}
     if rule.seeds == "ranking" and ev.roster_value(g, number, "seed") is not None \
             and not source_started(ev, g, s):
         return next_ranked(ev, g, s, number, exclude=used)
     pool = non_qualified(ev, g, s, exclude=used)
     return pool[0] if pool else None
+
+
+def _fill_replacements(port: WorkbookPort, ev) -> bool:
+    """递补队号 for the 退赛 rows typed without one whose stage takes replacements (the same
+    choice as a withdrawal through the command, :func:`_replacement`); True when written."""
+    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
+    todo = [(gid, sid, n, k) for (gid, sid, n), (k, _a, _w) in ev.withdrawals.items()
+            if ev.replacements.get((gid, sid, n)) is None
+            and ev.reg.group(gid).stage(sid).replacement is not None]
+    name = find_sheet(port, K.WITHDRAWALS)
+    if not todo or name is None:
+        return False
+    grid = [list(r) for r in port.read_values(name)]
+    heads = [str(h or "") for h in grid[0]]
+    col = next((i for i, h in enumerate(heads) if h in ("递补队号", "Replacement No")), None)
+    if col is None:
+        return False
+    written = False
+    for gid, sid, n, k in todo:
+        g = ev.reg.group(gid)
+        r = _replacement(ev, g, g.stage(sid), n, k)
+        if r is None:
+            continue
+        for row in grid[1:]:
+            row += [None] * (len(heads) - len(row))
+            try:
+                same = ev.group_of(row[0]) is g and int(float(str(row[1]))) == n
+            except ValueError:
+                same = False
+            if same:
+                row[col] = r
+                written = True
+        ev.replacements[(gid, sid, n)] = r
+        ev._results_cache.pop(("replacement", gid, sid), None)
+    if written:
+        port.append_rows(name, grid[1:], start_row=2)
+    return written
 
 
 def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | None = None,
@@ -244,6 +281,10 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
             start = len(port.read_values(name)) + 1
         port.append_rows(name, [[ev.gname(g), int(team), k, res, reason or None, None, rep]],
                          start_row=start)
+        ev = load_core_event(port)
+        if ev.errors:
+            raise InputErrors(ev.errors)
+    elif _fill_replacements(port, ev):  # the 登记退赛 button: rows typed without 递补队号
         ev = load_core_event(port)
         if ev.errors:
             raise InputErrors(ev.errors)

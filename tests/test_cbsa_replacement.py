@@ -177,3 +177,22 @@ def test_after_the_draw_replace_unplayed_is_the_other_reading(copy):
     m = next(m for m in ev.stage_matches(g, g.stage("groups")) if other in m.sides)
     assert m.sides == (rep, other)
     assert not ev.errors
+
+
+def test_a_typed_withdrawal_gets_its_replacement_from_the_button(copy, tmp_path):
+    """The 登记退赛 button (withdraw without a player) fills 递补队号 of a 退赛 row the arbiter typed,
+    the same choice as the command's."""
+    other = tmp_path / "cli.xlsx"
+    shutil.copy(copy, other)
+    ev = load_core_event(OpenpyxlPort(copy, command="test"))
+    g = ev.reg.groups[0]
+    gone = next(e.number for e in ev.stage_entrants(g, g.stage("groups"))
+                if (e.pool, e.seed) == ("A", 2))
+    wb = openpyxl.load_workbook(copy)
+    wb["退赛"].append([GROUP, gone, 0, "保留", "临时退赛"])
+    wb.save(copy)
+    res = run("withdraw", copy)
+    assert res.exit_code == 0, res.output
+    _withdraw(other, gone)
+    assert _withdrawal_rows(copy)[gone][6] == _withdrawal_rows(other)[gone][6] is not None
+    assert "递补" in res.output
