@@ -154,6 +154,8 @@ class CoreEvent:
     typed: dict[tuple, TypedMatch] = field(default_factory=dict)
     #: (group_id, stage_id, number) → (last round played, annul results?, reason)
     withdrawals: dict[tuple, tuple[int, bool, str]] = field(default_factory=dict)
+    #: (group_id, stage_id, number) → the replacement (递补) recorded in 退赛, or None
+    replacements: dict[tuple, int | None] = field(default_factory=dict)
     #: the people roster (one row per person) when the regulation's roster layout is "people";
     #: ``roster`` then holds one row per entrant built from it (index: first person's row)
     people: pd.DataFrame | None = None
@@ -225,6 +227,16 @@ class CoreEvent:
 
     # -- stage state
     def stage_matches(self, g: Group, s: Stage) -> list[Match]:
+        """The drawn matches of the stage; a replacement (递补) taking an unplayed slot after the
+        draw (``Replacement.after_draw = replace_unplayed``) sits in the withdrawn side."""
+        out = self.raw_matches(g, s)
+        if s.replacement is None or s.replacement.after_draw != "replace_unplayed":
+            return out
+        from bianpai.addin.core_replace import substituted  # noqa: PLC0415
+        return substituted(self, g, s, out)
+
+    def raw_matches(self, g: Group, s: Stage) -> list[Match]:
+        """The matches of the stage as drawn in 对阵."""
         sch = self.schedule
         if sch is None or sch.empty:
             return []
@@ -253,6 +265,14 @@ class CoreEvent:
                                  rating=self.roster_value(g, n, "rating"))
                     for n, t in sorted(gs.teams.items())
                     if s.entrants != "unseeded" or self.roster_value(g, n, "seed") is None]
+        out = self.entries_of(g, s)
+        if s.replacement is None or not out:
+            return out
+        from bianpai.addin.core_replace import substituted  # noqa: PLC0415
+        return substituted(self, g, s, out)
+
+    def entries_of(self, g: Group, s: Stage) -> list[StageEntrant]:
+        """A later stage's entrants as written in 晋级 (before any 递补)."""
         e = self.entries
         if e is None or e.empty:
             return []
@@ -270,8 +290,16 @@ class CoreEvent:
         w = self.withdrawals.get((g.id, s.id, number))
         if w is not None:
             return w[0]
+        if self.replacements:
+            from bianpai.addin.core_replace import promoted  # noqa: PLC0415
+            if promoted(self, g, s, number):
+                return 0
         for earlier in g.stages[:g.stages.index(s)]:
             if (g.id, earlier.id, number) in self.withdrawals:
+                # a player who left an earlier stage to replace a withdrawn one here plays here
+                if any(r == number for (gid, sid, _n), r in self.replacements.items()
+                       if gid == g.id and sid == s.id):
+                    continue
                 return 0
         return None
 

@@ -28,9 +28,10 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
     numbers); within a rule the order is its ``positions``."""
     waiting: list[str] = []
     blocks: list[tuple[Any, list[dict]]] = []
+    from bianpai.addin.core_replace import assigned  # noqa: PLC0415
     for rule in s.entrants if isinstance(s.entrants, list) else []:
         if rule.from_roster == "seeded":
-            blocks.append((rule, _roster_seeded(ev, g, s, rule)))
+            blocks.append((rule, _replaced(ev, g, s, _roster_seeded(ev, g, s, rule), assigned)))
             continue
         src = g.stage(rule.from_stage)
         if not ev.finished(g, src):
@@ -71,6 +72,7 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
                             from_place=int(rec["place"]), carry=carry,
                             join_round=rule.join_round, positions=rule.positions,
                             clause=rule.clause or s.clause))
+        blk = _replaced(ev, g, s, blk, assigned)
         if rule.positions == "seed_by":
             blk = _seed_by(ev, g, s, src, st, rule, blk, seed, len(blocks))
         blocks.append((rule, blk))
@@ -109,6 +111,20 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
         r["pool"] = labels[i // size]
         r["position"] = i % size + 1
     return rows, waiting
+
+
+def _replaced(ev: CoreEvent, g: Group, s: Stage, blk: list[dict], assigned) -> list[dict]:
+    """``blk`` with a note on the row of every withdrawn entrant that has a replacement (递补,
+    ``s.replacement``): the row keeps the withdrawn entrant (the 退赛 record stays true) and its
+    place in the rule's order; the replacement takes that slot when the stage is read
+    (:meth:`CoreEvent.stage_entrants`)."""
+    if s.replacement is None:
+        return blk
+    sub = assigned(ev, g, s)
+    why = s.replacement.clause or ""
+    return [r if r["number"] not in sub else
+            {**r, "clause": f"{r['clause'] or ''}；{r['number']}号退赛，由{sub[r['number']]}号递补（{why}）"}
+            for r in blk]
 
 
 def _roster_seeded(ev: CoreEvent, g: Group, s: Stage, rule) -> list[dict]:

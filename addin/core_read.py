@@ -56,10 +56,7 @@ def _read_withdrawals(ev: CoreEvent) -> None:
             ev.errors.append(InputError(f"{ev.gname(g)}的抽签中没有 {n} 号队", f"no team {n} in the draw",
                                         sheet=sheet, cell=cell_of(d, row, "number")))
             continue
-        current = None
-        for s in g.stages:
-            if ev.entered(g, s) and any(e.number == int(n) for e in ev.stage_entrants(g, s)):
-                current = s
+        current = withdrawal_stage(ev, g, int(n))
         if current is None:
             ev.errors.append(InputError(f"{n} 号队不在任何已开始的阶段中", f"team {n} is in no running stage",
                                         sheet=sheet, cell=cell_of(d, row, "number")))
@@ -70,7 +67,7 @@ def _read_withdrawals(ev: CoreEvent) -> None:
                                         sheet=sheet, cell=cell_of(d, row, "number")))
             continue
         k = int(rec["after_round"])
-        drawn = max((m.round for m in ev.stage_matches(g, current)), default=0)
+        drawn = max((m.round for m in ev.raw_matches(g, current)), default=0)
         if not 0 <= k <= drawn:
             ev.errors.append(InputError(
                 f"最后参赛轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
@@ -80,6 +77,35 @@ def _read_withdrawals(ev: CoreEvent) -> None:
         res = rec["results"]
         annul = (res == "取消") if res else ev.reg.withdrawal.results == "annul"
         ev.withdrawals[key] = (k, annul, rec["reason"] or "")
+        r = rec.get("replacement")
+        if r is not None and (int(r) not in ev.groups[g.id].teams or int(r) == int(n)
+                              or current.replacement is None):
+            ev.errors.append(InputError(
+                f"递补队号 {r} 不是本组别的另一名参赛者，或{ev.sname(current)}不设递补",
+                f"replacement {r} is not another entrant of the group, or the stage has no "
+                f"replacement rule", sheet=sheet, cell=cell_of(d, row, "replacement")))
+            continue
+        ev.replacements[key] = None if r is None else int(r)
+
+
+def withdrawal_stage(ev: CoreEvent, g, number: int):
+    """The stage a withdrawal of ``number`` is from: the last entered stage it is in; a roster
+    seed not in any yet: the stage it enters directly (十二（四）: a seed withdrawn before the
+    main draw). ``None`` when neither."""
+    current = None
+    for s in g.stages:
+        # the written entrants (晋级) and recorded replacements: no 递补 is computed while the
+        # withdrawals are being read
+        first = s is g.stages[0] or s.entrants in ("all", "unseeded")
+        ents = {e.number for e in (ev.stage_entrants(g, s) if first else ev.entries_of(g, s))}
+        ents |= {r for (gid, sid, _n), r in ev.replacements.items()
+                 if gid == g.id and sid == s.id and r is not None}
+        if number in ents:
+            current = s
+    if current is None:
+        from bianpai.addin.core_replace import seed_stage  # noqa: PLC0415
+        current = seed_stage(ev, g, number)
+    return current
 
 
 STAFF = re.compile(r"^(领队|教练|领队兼教练)$")

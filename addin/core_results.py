@@ -191,6 +191,64 @@ def _typed_places(ev: CoreEvent, errs: list[InputError]) -> pd.DataFrame | None:
 
 # ------------------------------------------------------------------------------ withdraw
 
+def _replacement(ev, g, s, number: int, k: int) -> int | None:
+    """递补 of ``number`` withdrawn from ``s`` after round ``k``, by the stage's ``replacement``
+    setting (CBSA 十二（四））. Before the stage is drawn (or, with ``after_draw =
+    replace_unplayed``, before he played in it): a roster seed withdrawn while the source stage
+    has no result → the next ranked player (who then plays no more in the source stage: his
+    drawn match there is a walkover, :meth:`CoreEvent.withdrawn_after`); otherwise the best
+    non-qualified entrant of the finished source stage not used yet (``None`` while it is not
+    finished: taken when the stage is entered)."""
+    from bianpai.addin.core_replace import (assigned, next_ranked, non_qualified,  # noqa: PLC0415
+                                            source_started, takes_slot)
+    rule = s.replacement
+    if rule is None or k != 0 or not takes_slot(ev, g, s, number):
+        return None
+    used = {r for x, r in assigned(ev, g, s).items() if x != number}
+    if rule.seeds == "ranking" and ev.roster_value(g, number, "seed") is not None \
+            and not source_started(ev, g, s):
+        return next_ranked(ev, g, s, number, exclude=used)
+    pool = non_qualified(ev, g, s, exclude=used)
+    return pool[0] if pool else None
+
+
+def _fill_replacements(port: WorkbookPort, ev) -> bool:
+    """递补队号 for the 退赛 rows typed without one whose stage takes replacements (the same
+    choice as a withdrawal through the command, :func:`_replacement`); True when written."""
+    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
+    todo = [(gid, sid, n, k) for (gid, sid, n), (k, _a, _w) in ev.withdrawals.items()
+            if ev.replacements.get((gid, sid, n)) is None
+            and ev.reg.group(gid).stage(sid).replacement is not None]
+    name = find_sheet(port, K.WITHDRAWALS)
+    if not todo or name is None:
+        return False
+    grid = [list(r) for r in port.read_values(name)]
+    heads = [str(h or "") for h in grid[0]]
+    col = next((i for i, h in enumerate(heads) if h in ("递补队号", "Replacement No")), None)
+    if col is None:
+        return False
+    written = False
+    for gid, sid, n, k in todo:
+        g = ev.reg.group(gid)
+        r = _replacement(ev, g, g.stage(sid), n, k)
+        if r is None:
+            continue
+        for row in grid[1:]:
+            row += [None] * (len(heads) - len(row))
+            try:
+                same = ev.group_of(row[0]) is g and int(float(str(row[1]))) == n
+            except ValueError:
+                same = False
+            if same:
+                row[col] = r
+                written = True
+        ev.replacements[(gid, sid, n)] = r
+        ev._results_cache.pop(("replacement", gid, sid), None)
+    if written:
+        port.append_rows(name, grid[1:], start_row=2)
+    return written
+
+
 def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | None = None,
                   after_round: int | None = None, annul: bool | None = None, reason: str = ""):
     """退赛: with ``group`` and ``team`` (command line), append the row to the 退赛 sheet (last
@@ -210,10 +268,8 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
                 f"组别“{group}”中没有 {team} 号队（组别应为："
                 + "、".join(x.name_zh for x in ev.reg.groups) + "）",
                 f"no team {team} in group {group!r}", sheet=ev.sheet(K.DRAW))])
-        current = None
-        for s in g.stages:
-            if ev.entered(g, s) and any(e.number == int(team) for e in ev.stage_entrants(g, s)):
-                current = s
+        from bianpai.addin.core_read import withdrawal_stage  # noqa: PLC0415
+        current = withdrawal_stage(ev, g, int(team))
         if current is None:
             raise InputErrors([InputError(f"{team} 号队不在任何已开始的阶段中",
                                           f"team {team} is in no running stage", sheet=ev.sheet(K.SCHEDULE))])
@@ -224,6 +280,7 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
                 f"最后参赛轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
                 f"the last round played must be 0–{drawn}; got {k}", sheet=ev.sheet(K.SCHEDULE))])
         res = None if annul is None else ("取消" if annul else "保留")
+        rep = _replacement(ev, g, current, int(team), k)
         from bianpai.workbooks.tables import find_sheet
         name = find_sheet(port, K.WITHDRAWALS)
         if name is None:
@@ -233,8 +290,12 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
             start = 2
         else:
             start = len(port.read_values(name)) + 1
-        port.append_rows(name, [[ev.gname(g), int(team), k, res, reason or None, None]],
+        port.append_rows(name, [[ev.gname(g), int(team), k, res, reason or None, None, rep]],
                          start_row=start)
+        ev = load_core_event(port)
+        if ev.errors:
+            raise InputErrors(ev.errors)
+    elif _fill_replacements(port, ev):  # the 登记退赛 button: rows typed without 递补队号
         ev = load_core_event(port)
         if ev.errors:
             raise InputErrors(ev.errors)
@@ -242,10 +303,18 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
         raise InputErrors([InputError("“退赛”表没有登记任何退赛", "the Withdrawals sheet is empty",
                                       sheet=ev.sheet(K.WITHDRAWALS))])
     parts = []
+    from bianpai.addin.core_replace import assigned  # noqa: PLC0415
+    subs = {}
+    for g in ev.reg.groups:
+        for s in g.stages:
+            subs.update({(g.id, n): (s, r) for n, r in assigned(ev, g, s).items()})
     for (gid, sid, n), (k, do_annul, why) in ev.withdrawals.items():
         g = ev.reg.group(gid)
+        sub = subs.get((gid, n))
         parts.append(f"{ev.gname(g)}{n}号{ev.name_of(g, n)}{ev.sname(g.stage(sid))}第{k}轮后退赛，"
-                     + ("成绩全部取消" if do_annul else "已赛成绩保留") + (f"（{why}）" if why else ""))
+                     + ("成绩全部取消" if do_annul else "已赛成绩保留") + (f"（{why}）" if why else "")
+                     + (f"，{ev.sname(sub[0])}由{sub[1]}号{ev.name_of(g, sub[1])}递补"
+                        f"（{sub[0].replacement.clause or ''}）" if sub else ""))
     result = c.CommandResult("withdraw", "退赛登记：" + "；".join(parts),
                              f"withdrawals: {len(parts)}")
     return c.finish(port, result, {"group": group, "team": team, "after_round": after_round,

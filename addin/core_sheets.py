@@ -137,13 +137,13 @@ def _bracket_rows(ev: CoreEvent) -> list[list]:
 
 
 def _bracket_grid(ev: CoreEvent) -> tuple[int, list[list]]:
-    """(rounds, rows) of 签表图: every single-elimination bracket (parts SE and 3rd of
+    """(rounds, rows) of 签表图: every single-elimination bracket (parts SE, 3rd and PO of
     ``bracket_table``) drawn in cells, a block of rows per stage and pool (see
     :func:`bianpai.workbooks.core_layouts.bracket_grid_layout`)."""
     blocks: list[list[list]] = []
     width = 0
     for g, s, t in bracket_stages(ev):
-            t = t[t["part"].isin(["SE", "3rd"])]
+            t = t[t["part"].isin(["SE", "3rd", "PO"])]
             if t.empty:
                 continue
             keys = t["pool"].map(lambda v: "" if v is None or v != v else str(v))
@@ -157,10 +157,16 @@ def _bracket_grid(ev: CoreEvent) -> tuple[int, list[list]]:
                     row = int(2 * rec["y"] - 1 + rec["slot"])
                     cells[(row, col_of[rec["bracket_round"]])] = _grid_text(ev, g, rec)
                 n_rows = max((r for r, _ in cells), default=-1) + 1
-                third = sub[sub["part"] == "3rd"].to_dict("records")
-                if third:
-                    cells[(n_rows + 1, 0)] = ("三、四名决赛" if ev.lang == "zh" else "Third place", "")
-                    for rec in third:
+                # the third-place match and the place play-offs below the bracket, in order
+                extra = sub[sub["part"].isin(["3rd", "PO"])].sort_values(
+                    ["round", "part", "label", "slot"], kind="stable")
+                for label, node in extra.groupby("label", sort=False):
+                    first = node.iloc[0]
+                    head = ("三、四名决赛" if ev.lang == "zh" else "Third place") \
+                        if first["part"] == "3rd" else \
+                        f"{first['round_zh'] if ev.lang == 'zh' else first['round_en']} {label}"
+                    cells[(n_rows + 1, 0)] = (head, "")
+                    for rec in node.to_dict("records"):
                         cells[(n_rows + 2 + rec["slot"], 0)] = _grid_text(ev, g, rec)
                     n_rows += 4
                 p = pool or None

@@ -187,6 +187,33 @@ class TieBreakChain(Strict):
         return v
 
 
+class Replacement(Strict):
+    """递补: who takes the place of an entrant that withdraws from this stage before it is
+    drawn (CBSA 十二（四）"如遇男、女子排名前8的选手未报名参赛或不符合参赛条件，空余名额将按照排名依次顺延递补。
+    如已报名又临时退赛的，空余名额将在资格赛未出线的选手中依据资格赛的综合成绩择优递补").
+
+    ``from_stage``: the stage whose non-qualified entrants replace, best first by ``order_by``
+    (criteria over that stage's results: ``match_points`` = matches won, ``frame_rate`` …,
+    ``rating``/``seed`` from 报名, ``lots``). ``seeds``: a roster seed (``from_roster: seeded``)
+    withdrawn while ``from_stage`` has no result yet is replaced by ``ranking`` (the next ranked
+    player: best ``ranked_by`` among the unseeded entrants with the same ``same_as`` 报名 value;
+    he leaves ``from_stage`` — a drawn match of his there is a walkover) or by
+    ``non_qualified`` like everyone else. The replacement takes the withdrawn entrant's slot
+    (pool and position). ``after_draw``: a withdrawal registered after the stage is drawn gives
+    ``walkover`` (the opponents go on, the drawn sheet stands) or ``replace_unplayed`` (the
+    replacement takes the slot while the withdrawn entrant has no result in the stage)."""
+
+    from_stage: str
+    order_by: list[str] = Field(default_factory=lambda: ["match_points", "frame_rate",
+                                                         "frames_won", "lots"])
+    seeds: Literal["ranking", "non_qualified"] = "ranking"
+    ranked_by: list[str] = Field(default_factory=lambda: ["rating", "lots"])
+    same_as: str | None = None
+    after_draw: Literal["walkover", "replace_unplayed"] = "walkover"
+    clause: str | None = None
+    note: str | None = None
+
+
 class StageVariant(Strict):
     """A format chosen by the field size (视参赛人数多少采取积分循环制或淘汰制): the stage plays this
     ``format`` (and ``scoring`` when given) when the group has at most ``when_entries_at_most``
@@ -210,6 +237,8 @@ class Stage(Strict):
     pools: PoolSplit | None = None
     # formats by field size, tried in order before ``format`` (see :class:`StageVariant`)
     variants: list[StageVariant] = Field(default_factory=list)
+    # 递补 of entrants withdrawn before the stage is drawn (see :class:`Replacement`)
+    replacement: Replacement | None = None
 
     @model_validator(mode="after")
     def _one_board_count(self):

@@ -330,3 +330,25 @@ def test_withdrawn_qualifier_forfeits_and_the_opponent_goes_on(tmp_path):
     assert not any(gone in (r[6], r[8]) for r in r2)
     r1 = next(r for r in rows(path, "对阵")[1:] if r[:5] == first[:5])
     assert "弃权" in (r1[11] or "")
+
+
+def test_bracket_chart_prints_landscape_a_page_per_bracket(demo, tmp_path):
+    """Issue 11 "a bracket sheet … that prints on A4/A3 landscape": 签表图 is landscape, one page
+    wide, a page break before every stage/pool block; A4 up to 5 rounds, A3 from 6 (64 players)."""
+    wb = openpyxl.load_workbook(demo[0])
+    ws = wb["签表图"]
+    assert ws.page_setup.orientation == "landscape"
+    assert int(ws.page_setup.paperSize) == 9  # A4
+    assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToWidth == 1
+    blocks = [(r[0], r[1], r[2]) for r in ws.iter_rows(min_row=2, values_only=True)]
+    starts = [i + 2 for i in range(1, len(blocks)) if blocks[i] != blocks[i - 1]]
+    assert starts and [b.id for b in ws.row_breaks.brk] == [s - 1 for s in starts]
+    from bianpai.workbooks import core_layouts as K
+    path = tmp_path / "a3.xlsx"
+    port = OpenpyxlPort(path, create=True, command="test")
+    layout = K.bracket_grid_layout(6)
+    port.write_sheet(layout.zh, [layout.headers()], layout.sheet_format())
+    port.save()
+    a3 = openpyxl.load_workbook(path)[layout.zh]
+    assert int(a3.page_setup.paperSize) == 8  # A3
+    assert a3.page_setup.orientation == "landscape"

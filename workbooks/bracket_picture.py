@@ -50,20 +50,29 @@ def render_bracket(table: pd.DataFrame, path: str | Path, *, names: Mapping[int,
     if pool is ...:
         pool = df["pool"].iloc[0] if len(df) else None
     df = df[(df["pool"] == pool) | (df["pool"].isna() & (pool is None))]
-    df = df[df["part"].isin(["SE", "WB", "3rd"])]
+    df = df[df["part"].isin(["SE", "WB", "3rd", "PO"])]
     if df.empty:
         raise ValueError("nothing to draw: the table has no single-elimination or WB slots")
     names = dict(names or {})
-    rounds = sorted(df.loc[df["part"] != "3rd", "bracket_round"].unique())
-    first = df[(df["bracket_round"] == rounds[0]) & (df["part"] != "3rd")]
+    main = df["part"].isin(["SE", "WB"])
+    rounds = sorted(df.loc[main, "bracket_round"].unique())
+    first = df[(df["bracket_round"] == rounds[0]) & main]
     n_first = first["label"].nunique()
-    height = max(n_first * 2 * _SLOT_H * 1.35 + 1.5, 3.0)
+    # play-offs for places (part PO) in a strip below the bracket, in their round's column
+    po_y: dict[str, float] = {}
+    for label, g in df[df["part"] == "PO"].groupby("label", sort=False):
+        col = int(g["bracket_round"].iloc[0])
+        po_y[label] = n_first + 0.7 + 1.1 * sum(1 for k in po_y
+                                                if int(df.loc[df["label"] == k, "bracket_round"]
+                                                       .iloc[0]) == col)
+    bottom = max(po_y.values(), default=n_first) + 0.9
+    height = max(bottom * 2 * _SLOT_H * 1.35 + 1.5, 3.0)
     width = max(len(rounds) * _COL_W + 0.8, 4.0)
     fig = Figure(figsize=(width, height))
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(-0.3, len(rounds) * _COL_W + 0.3)
     span = n_first
-    ax.set_ylim(span + 0.9, -1.6)
+    ax.set_ylim(max(span + 0.9, bottom), -1.6)
     ax.axis("off")
     fam = _fonts()
     text_kw = {"fontfamily": fam, "va": "center"}
@@ -78,6 +87,9 @@ def render_bracket(table: pd.DataFrame, path: str | Path, *, names: Mapping[int,
             if part == "3rd":
                 col = len(rounds) - 1
                 yc = span / 2 + 1.3
+            elif part == "PO":
+                col = rounds.index(br) if br in rounds else len(rounds) - 1
+                yc = po_y[label]
             else:
                 col = rounds.index(br)
                 yc = float(g["y"].iloc[0]) * unit
@@ -106,7 +118,7 @@ def render_bracket(table: pd.DataFrame, path: str | Path, *, names: Mapping[int,
             xm = x0 + _BOX_W + (_COL_W - _BOX_W) / 2
             ax.plot([x0 + _BOX_W, xm, xm, x1], [y0, y0, y1, y1], color=_EDGE, linewidth=0.6)
         for i, br in enumerate(rounds):
-            g = df[(df["bracket_round"] == br) & (df["part"] != "3rd")]
+            g = df[(df["bracket_round"] == br) & main]
             ax.text(i * _COL_W + _BOX_W / 2, -0.9, str(g["round_zh"].iloc[0]), fontsize=8,
                     ha="center", fontfamily=fam, va="center", fontweight="bold")
         if title:

@@ -66,7 +66,9 @@ WITHDRAWALS = SheetLayout(key="withdrawals", zh="退赛", en="Withdrawals", type
     C("number", "队号", "Team No", "int", required=True, width=6),
     C("after_round", "最后参赛轮次", "Last round played", "int", required=True, width=8),
     C("results", "成绩处理", "Results", "code", choices=["保留", "取消"], width=10),
-    C("reason", "原因", "Reason", width=24), C("note", "备注", "Note", width=16)])
+    C("reason", "原因", "Reason", width=24), C("note", "备注", "Note", width=16),
+    # 递补: who takes the slot (Stage.replacement; written by the withdraw command, or typed)
+    C("replacement", "递补队号", "Replacement No", "int", width=8)])
 
 def movement_layout(side_titles) -> SheetLayout:
     """移动表: every round of a stage whose format fixes them in advance (a Mitchell movement),
@@ -171,11 +173,12 @@ def bracket_grid_layout(rounds: int) -> SheetLayout:
     """签表图: a single-elimination bracket drawn in cells — one pair of columns per round
     (姓名 with its number, 局数), each match's two sides on two rows, a later round's match
     between its feeders' rows; the winner is marked ✓; the third-place match below the bracket.
-    Landscape A4, fit to width (A3 when the printer is set so)."""
+    Landscape, fit to width: A4, or A3 for a bracket of 6 rounds or more (64 players and up:
+    128 rows and 15 columns and more)."""
     cols = [C("group", "组别", "Group", width=10), C("stage", "阶段", "Stage", width=10),
             C("pool", "小组", "Pool", width=5)]
     for r in range(1, rounds + 1):
         cols += [C(f"r{r}", f"第{r}轮", f"Round {r}", width=16),
                  C(f"s{r}", "局数", "Frames", width=5)]
     return SheetLayout(key="bracket_grid", zh="签表图", en="Bracket chart", landscape=True,
-                       columns=cols)
+                       paper="A3" if rounds >= 6 else "A4", columns=cols)

@@ -38,6 +38,7 @@ class SheetLayout(BaseModel):
     columns: list[Column]
     typed: bool = False
     landscape: bool = False
+    paper: str = "A4"
     printable: bool = True
     table: bool = False
     hidden: bool = False
@@ -64,7 +65,8 @@ class SheetLayout(BaseModel):
                                                     "note", "label", "summary")))
         return SheetFormat(
             columns=cols, freeze="A2",
-            print_setup=PrintSetup(landscape=self.landscape) if self.printable else None,
+            print_setup=PrintSetup(landscape=self.landscape, paper=self.paper)
+            if self.printable else None,
             table_name=(self.en.replace(" ", "") if self.table else None), hidden=self.hidden,
             text_columns=[i for i, c in enumerate(self.columns) if c.kind in ("text", "code")])
 

@@ -535,7 +535,8 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
     if fmt.freeze:
         ws.freeze_panes = fmt.freeze
     if fmt.print_setup:
-        ws.page_setup.paperSize = ws.PAPERSIZE_A4
+        ws.page_setup.paperSize = (ws.PAPERSIZE_A3 if fmt.print_setup.paper == "A3"
+                                   else ws.PAPERSIZE_A4)
         ws.page_setup.orientation = "landscape" if fmt.print_setup.landscape else "portrait"
         if fmt.print_setup.fit_width:
             ws.sheet_properties.pageSetUpPr.fitToPage = True

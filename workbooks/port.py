@@ -16,7 +16,7 @@ convert it to float for storage; the number format shows 2 places).
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -37,9 +37,10 @@ class ColumnFormat(BaseModel):
 
 
 class PrintSetup(BaseModel):
-    """A4 print setup of a sheet."""
+    """Print setup of a sheet (A4 unless ``paper`` says A3, e.g. a large bracket chart)."""
 
     landscape: bool = False
+    paper: Literal["A4", "A3"] = "A4"
     fit_width: bool = True
     repeat_header: bool = True
     title: str | None = None  # page header (the event's title); the sheet name and page numbers

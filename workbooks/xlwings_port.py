@@ -379,7 +379,7 @@ class XlwingsPort:
             return
         try:  # Windows COM PageSetup; macOS appscript differs, so best effort.
             api = s.api.PageSetup
-            api.PaperSize = 9  # xlPaperA4
+            api.PaperSize = 8 if ps.paper == "A3" else 9  # xlPaperA3 / xlPaperA4
             api.Orientation = 2 if ps.landscape else 1
             if ps.fit_width:
                 api.Zoom = False

@@ -1,0 +1,126 @@
+"""The bracket sheet's data: every slot of a bracket with placeholders, for drawing it in
+cells or as a picture (pure)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from bianpai.engines.bracket_base import _Bracket
+from bianpai.engines.bracket_playoffs import playoff_block_of
+from bianpai.engines.bracket_seeding import Feeder
+from bianpai.engines.bracket_structure import UNKNOWN, Node, Resolved, round_name
+from bianpai.engines.core import StageState
+from bianpai.engines.single_elimination import SingleElimination
+
+
+
+# ============================================================================ bracket sheet
+
+def bracket_table(state: StageState, fmt: _Bracket) -> pd.DataFrame:
+    """Every slot of the whole bracket, for drawing a bracket sheet (pure).
+
+    One row per node and side. Columns: ``pool`` (object), ``part`` (str: SE/3rd/PO/WB/LB/GF;
+    PO = a play-off for places, :mod:`bianpai.engines.bracket_playoffs`),
+    ``round`` (int, stage round), ``bracket_round`` (int), ``round_zh``/``round_en`` (str),
+    ``label`` (str), ``pos`` (int, top to bottom within its round), ``y`` (float: vertical centre
+    of the node in first-round match units, for drawing), ``slot`` (0/1), ``entrant`` (Int64, NA
+    when unknown or a bye), ``text`` (entrant number, or a placeholder: ``轮空`` for a bye,
+    ``QF1胜者`` / ``SF2负者`` for a side still to come, ``抽签`` in redraw mode), ``score``
+    (str: frames won, or points, when a result is typed), ``won`` (bool), ``status`` (str, see
+    :class:`Resolved`), ``next`` (str: label of the node its winner goes to, "" if none).
+    """
+    rows: list[dict] = []
+    for pool in state.pools():
+        n = len(state.pool_entrants(pool))
+        if isinstance(fmt, SingleElimination) and fmt.seeding == "redraw":
+            res = fmt.resolution(state, pool)
+            total = fmt.total_rounds(StageState(state.pool_entrants(pool)))
+            nodes = list(res.nodes.values())
+            counts = {}
+            for r in nodes:
+                counts[r.node.round] = counts.get(r.node.round, 0) + 1
+            for r in nodes:
+                rows.extend(_slot_rows(pool, r, total, "", float(r.node.pos), fmt))
+            left = len(fmt._redraw_resolution(state, pool)[1])
+            rnd = state.rounds_drawn(pool) + 1
+            while left > fmt.stop_at(pool):
+                for m in range(1, left // 2 + left % 2 + 1):
+                    nd = Node(f"R{rnd}-{m}", rnd, (("seed", 0), ("seed", 0)), "SE", m, rnd)
+                    rows.extend(_slot_rows(pool, Resolved(nd, (UNKNOWN, UNKNOWN), "pending"),
+                                           total, "", float(m), fmt, placeholder="抽签"))
+                left, rnd = (left + 1) // 2, rnd + 1
+            continue
+        res = fmt.resolution(state, pool)
+        nodes = [r.node for r in res.nodes.values()]
+        feeds: dict[str, str] = {}
+        for nd in nodes:
+            for kind, ref in nd.sides:
+                if kind == "W":
+                    feeds[ref] = nd.id
+        total = max((nd.bracket_round for nd in nodes if nd.part in ("SE", "WB")), default=1)
+        full = int(math.log2(fmt._size(n))) if isinstance(fmt, SingleElimination) else total
+        for r in res.nodes.values():
+            nd = r.node
+            if nd.part in ("SE", "WB"):
+                y = (nd.pos - 0.5) * 2 ** (nd.bracket_round - 1)
+            elif nd.part == "3rd":
+                y = -1.0
+            else:
+                y = float(nd.pos)
+            rows.extend(_slot_rows(pool, r, full, feeds.get(nd.id, ""), y, fmt))
+    cols = ["pool", "part", "round", "bracket_round", "round_zh", "round_en", "label", "pos", "y",
+            "slot", "entrant", "text", "score", "won", "status", "next"]
+    df = pd.DataFrame(rows, columns=cols)
+    df["entrant"] = df["entrant"].astype("Int64")
+    return df
+
+
+def _source_text(feeder: Feeder) -> str:
+    kind, ref = feeder
+    if kind == "seed":
+        return f"{ref}号签位"
+    return f"{ref}{'胜者' if kind == 'W' else '负者'}"
+
+
+def _slot_rows(pool, r: Resolved, full_rounds: int, nxt: str, y: float, fmt,
+               placeholder: str | None = None) -> list[dict]:
+    nd = r.node
+    if nd.part in ("SE",):
+        _, zh, en = round_name(full_rounds, nd.bracket_round)
+    elif nd.part == "3rd":
+        zh, en = "三、四名决赛", "Third-place match"
+    elif nd.part == "PO":
+        a, b = playoff_block_of(nd.id)
+        zh, en = f"第{a}–{b}名附加赛", f"Play-off for places {a}–{b}"
+    elif nd.part == "WB":
+        zh, en = f"胜部第{nd.bracket_round}轮", f"Winners' round {nd.bracket_round}"
+    elif nd.part == "LB":
+        zh, en = f"败部第{nd.bracket_round}轮", f"Losers' round {nd.bracket_round}"
+    else:
+        zh, en = "总决赛", "Grand final"
+    out = []
+    res = r.result
+    for i in range(2):
+        v = r.sides[i] if i < len(r.sides) else None
+        if placeholder:
+            text, ent = placeholder, pd.NA
+        elif v is UNKNOWN:
+            text, ent = _source_text(nd.sides[i]), pd.NA
+        elif v is None:
+            text, ent = "轮空", pd.NA
+        else:
+            text, ent = str(v), v
+        score = ""
+        if res is not None and v not in (None, UNKNOWN) and v in res.match.sides:
+            j = list(res.match.sides).index(v)
+            fw = res.values.get("frames_won")
+            score = str(fw[j]) if fw is not None else str(res.points[j])
+        won = v not in (None, UNKNOWN) and r.winner == v and r.status in ("done", "bye")
+        out.append({"pool": pool, "part": nd.part, "round": nd.round,
+                    "bracket_round": nd.bracket_round, "round_zh": zh, "round_en": en,
+                    "label": nd.id, "pos": nd.pos, "y": y, "slot": i, "entrant": ent,
+                    "text": text, "score": score, "won": bool(won), "status": r.status,
+                    "next": nxt})
+    return out
