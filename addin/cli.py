@@ -300,6 +300,7 @@ def _add_trf() -> None:
 
 
 _add_trf()
+__import__("bianpai.addin.pdf_cli", fromlist=["add_to"]).add_to(app)  # bianpai pdf
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bianpai.addin import commands as c
+from bianpai.addin import core_paper
 from bianpai.addin.competition import CoreEvent, load_core_event
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.workbooks import core_layouts as K
@@ -86,6 +87,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
     if final_rows:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
+    core_paper.write_rank_papers(ev, upto_round)  # 成绩公告, 排名走势
     state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
     result = c.CommandResult("rank", f"排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
                              f"standings done ({missing} matches missing)", seed=seed, data=data)
@@ -154,7 +156,8 @@ def core_awards(port: WorkbookPort):
                 "entrant_id": [f"{og.id}#{n}" for n in part["number"]],
                 "person_id": [f"{og.id}#{n}" for n in part["number"]],
                 "name": [ev.name_of(og, n) for n in part["number"]],
-                "unit": [ev.unit_of(og, n) for n in part["number"]]}))
+                "unit": [ev.unit_of(og, n) for n in part["number"]],
+                "members": [core_paper.members_of(ev, og, n) for n in part["number"]]}))
     if errs:
         raise InputErrors(errs)
     if not parts:

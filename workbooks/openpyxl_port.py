@@ -39,7 +39,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.table import Table, TableStyleInfo
 
 from bianpai.engines.errors import BianpaiError, InputError
-from bianpai.workbooks import backups, package
+from bianpai.workbooks import backups, package, print_setup
 from bianpai.workbooks.port import Grid, SheetFormat
 
 #: Zip parts openpyxl does not keep on a round trip (legacy VML buttons and vbaProject.bin are
@@ -558,3 +558,4 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
         from openpyxl.worksheet.pagebreak import Break
         for r in fmt.page_breaks:
             ws.row_breaks.append(Break(id=r))
+    print_setup.apply_openpyxl(ws, values, fmt)  # breaks by column, paper rows, integers

@@ -44,6 +44,20 @@ class PrintSetup(BaseModel):
     repeat_header: bool = True
     title: str | None = None  # page header (the event's title); the sheet name and page numbers
     # are printed in any case
+    gridlines: bool = True  # print the cell grid (off for cards and notices drawn with borders)
+
+
+class RowFormat(BaseModel):
+    """Look of one printed row of a sheet laid out as paper (table cards, slips, notices):
+    ``height`` in points, ``font_size`` in points, ``merge`` the row's cells across the used
+    width into one, ``border`` a thin box around every cell of the row (a field to write in)."""
+
+    height: float | None = None
+    font_size: float | None = None
+    bold: bool = False
+    merge: bool = False
+    align: str | None = None  # "left" | "center" | "right"
+    border: bool = False
 
 
 class SheetFormat(BaseModel):
@@ -60,6 +74,11 @@ class SheetFormat(BaseModel):
     hidden: bool = False
     text_columns: list[int] = Field(default_factory=list)  # columns stored as text ("@")
     page_breaks: list[int] = Field(default_factory=list)  # print a new page after these rows
+    # a new printed page whenever the value of one of these columns (0-based) changes from one
+    # data row to the next (a page per group / round …), computed by the adapter from the values
+    break_columns: list[int] = Field(default_factory=list)
+    rows: dict[int, RowFormat] = Field(default_factory=dict)  # 1-based row → its look
+    data_row_height: float | None = None  # height (points) of every row below the header
 
 
 @runtime_checkable
