@@ -1,0 +1,205 @@
+"""Paper (issue 12 “Trust and paper”): what the organizer prints on A4 — table cards, score
+slips, the round's 成绩公告 with the chief arbiter's signature, 排名/对阵 a page per group/round,
+certificates one per person, 领奖签收表 with room to sign and an ID column, and the PDF export.
+
+The sheets' content and print setup are read back with openpyxl; one test prints through
+LibreOffice and skips when ``soffice`` is absent.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from pathlib import Path
+
+import openpyxl
+import pandas as pd
+import pytest
+
+from bianpai.addin import commands
+from bianpai.addin.award_papers import certificate_people
+from bianpai.templates.presets_io import load_preset
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks import paper as P
+from bianpai.workbooks import team_layouts as T
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from bianpai.workbooks.pdf_export import export_pdf, soffice
+from bianpai.workbooks.print_setup import TITLE, break_rows
+from tests.test_cli_flow import run
+
+PRESET = "otog-mind-games-2024"
+GROUP = "中国象棋成年组"
+
+
+def _person(name):
+    return [GROUP, None, None, name, "男", dt.date(1985, 3, 3), None, "鄂托克旗", "队员", None,
+            None, None]
+
+
+def _fill_results(path: Path, rnd: int, result: str = "1-0") -> None:
+    """Type 结果 on every 逐局成绩 row of round ``rnd``."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb["逐局成绩"]
+    head = [c.value for c in ws[1]]
+    rc, res = head.index("轮次") + 1, head.index("结果") + 1
+    for r in range(2, ws.max_row + 1):
+        if ws.cell(r, rc).value == rnd:
+            ws.cell(r, res, result)
+    wb.save(path)
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory) -> Path:
+    """中国象棋成年组 (Otog 规程) with 6 players: round 1 drawn, played (1-0 everywhere) and
+    ranked."""
+    path = tmp_path_factory.mktemp("paper") / "x.xlsx"
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(PRESET))
+    wb = openpyxl.load_workbook(path)
+    for i in range(6):
+        wb["报名"].append(_person(f"棋手{i}"))
+    wb.save(path)
+    res = run("draw", path, "--seed", 4)
+    assert res.exit_code == 0, res.output
+    _fill_results(path, 1)
+    res = run("rank", path)
+    assert res.exit_code == 0, res.output
+    return path
+
+
+def _values(ws) -> list[list]:
+    return [list(r) for r in ws.iter_rows(values_only=True)]
+
+
+def test_draw_prints_a_table_card_per_table(event):
+    """A table card per table of the new round (桌号 in large type, both sides with number and
+    name), one landscape A4 page each."""
+    ws = openpyxl.load_workbook(event)["桌卡"]
+    text = [r[0] for r in _values(ws)]
+    tables = [t for t in text if isinstance(t, str) and t.startswith("第 ") and t.endswith(" 桌")]
+    assert tables == ["第 1 桌", "第 2 桌", "第 3 桌"]
+    assert sum(1 for t in text if isinstance(t, str) and t.startswith("先手：")) == 3
+    assert sum(1 for t in text if isinstance(t, str) and t.startswith("后手：")) == 3
+    assert len(ws.row_breaks.brk) == 2  # three pages
+    assert ws.page_setup.orientation == "landscape" and int(ws.page_setup.paperSize) == 9
+    big = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "第 1 桌")
+    assert ws.cell(big, 1).font.sz >= 48 and ws.row_dimensions[big].height >= 100
+    assert any(str(m).startswith(f"A{big}:") for m in ws.merged_cells.ranges)
+
+
+def test_draw_prints_score_slips_with_the_scoring_columns(event):
+    """记分单: per table the sides, a bordered grid of what the arbiter types (结果 per game),
+    and the signature line of both players and the arbiter; two slips per A4 page."""
+    ws = openpyxl.load_workbook(event)["记分单"]
+    vals = _values(ws)
+    heads = [r for r in vals if r[0] == "局"]
+    assert len(heads) == 3 and all("结果" in r for r in heads)
+    signs = [r[0] for r in vals if isinstance(r[0], str) and "裁判签字" in r[0]]
+    assert len(signs) == 3 and signs[0].startswith("先手签字")
+    head_row = next(i for i, r in enumerate(vals, start=1) if r[0] == "局")
+    assert ws.cell(head_row, 2).border.left.style == "thin"
+    assert len(ws.row_breaks.brk) == 1
+
+
+def test_rank_prints_the_round_bulletin_with_the_arbiter_signature(event):
+    """成绩公告: the round's results, the standings after it, and 裁判长签字 — one page per
+    group and stage."""
+    ws = openpyxl.load_workbook(event)["成绩公告"]
+    vals = _values(ws)
+    first = [r[0] for r in vals]
+    assert f"{GROUP} 积分编排赛 第1轮成绩公告" in first or any(
+        isinstance(t, str) and t.endswith("第1轮成绩公告") for t in first)
+    assert "第1轮后排名" in first
+    assert any(isinstance(t, str) and t.startswith("裁判长签字") for t in first)
+    results = [r for r in vals if isinstance(r[0], int) and r[3] == "2:0"]  # 胜 2 分
+    assert len(results) == 3
+    ranked_from = first.index("第1轮后排名") + 2
+    standings = vals[ranked_from:ranked_from + 6]
+    assert [r[0] for r in standings] == [1, 2, 3, 4, 5, 6]
+    assert [r[3] for r in standings] == [2, 2, 2, 0, 0, 0]  # 场分 as integers, not 2.0
+    assert [r[4] for r in standings] == ["1-0-0"] * 3 + ["0-0-1"] * 3
+    assert ws.page_setup.orientation == "portrait"
+    assert ws.print_options.gridLines is False or ws.print_options.gridLines is None
+
+
+def test_schedule_and_standings_print_a_page_per_round_and_group(event):
+    """对阵 a page per round, 排名 a page per group, each with the event title in the header."""
+    wb = openpyxl.load_workbook(event)
+    title = load_preset(PRESET).title_zh
+    for name in ("对阵", "排名"):
+        ws = wb[name]
+        assert ws.oddHeader.center.text.startswith(title), name
+        assert ws.print_title_rows in ("1:1", "$1:$1")
+    res = run("draw", event, "--out", event.with_name("r2.xlsx"))
+    assert res.exit_code == 0, res.output
+    ws = openpyxl.load_workbook(event.with_name("r2.xlsx"))["对阵"]
+    rounds = [r[3] for r in _values(ws)[1:]]
+    change = next(i for i, r in enumerate(rounds) if r == 2) + 1  # sheet row of the last round-1
+    assert [b.id for b in ws.row_breaks.brk] == [change]
+
+
+def test_page_break_on_is_a_layout_attribute_every_writer_gets(tmp_path):
+    """The team pipeline writes 对阵 with the layout's own format: it gets a page per round too."""
+    rows = [["排位赛", r, None, t, 1, "A", 2, "B", 1, 2, 2, 1, "1-8", ""]
+            for r in (1, 2) for t in (1, 2)]
+    port = OpenpyxlPort(tmp_path / "t.xlsx", create=True, command="new")
+    TITLE["text"] = "测试赛"
+    try:
+        port.write_sheet("对阵", [T.TEAM_SCHEDULE.headers()] + rows, T.TEAM_SCHEDULE.sheet_format())
+    finally:
+        TITLE["text"] = None
+    port.save()
+    ws = openpyxl.load_workbook(tmp_path / "t.xlsx")["对阵"]
+    assert [b.id for b in ws.row_breaks.brk] == [3]
+    assert ws.oddHeader.center.text.startswith("测试赛")
+    assert break_rows([["h"], [1], [1], [2]], 1, [0]) == [3]
+
+
+def test_integers_print_as_integers(tmp_path):
+    """A 0.00 column shows 9, not 9.00; 9.5 keeps its places."""
+    port = OpenpyxlPort(tmp_path / "s.xlsx", create=True, command="new")
+    rows = [[1, 1, "A", None, 5, None, Decimal("9"), None, Decimal("9"), 20, 10, 2, ""],
+            [2, 2, "B", None, 5, None, Decimal("9.5"), None, Decimal("9.5"), 10, 20, 0.5, ""]]
+    port.write_sheet("排名", [T.TEAM_STANDINGS.headers()] + rows, T.TEAM_STANDINGS.sheet_format())
+    port.save()
+    ws = openpyxl.load_workbook(tmp_path / "s.xlsx")["排名"]
+    col = [c.key for c in T.TEAM_STANDINGS.columns].index("match_vp") + 1
+    assert ws.cell(2, col).number_format == "0" and ws.cell(3, col).number_format == "0.00"
+
+
+def test_receipts_have_an_id_column_and_rows_tall_enough_to_sign():
+    """领奖签收表: 身份证号 beside 签名, rows 36 pt (room for a signature), a page per group."""
+    assert "身份证号" in L.AWARD_RECEIPTS.headers() and "签名" in L.AWARD_RECEIPTS.headers()
+    fmt = L.AWARD_RECEIPTS.sheet_format()
+    assert fmt.data_row_height >= 30 and fmt.break_columns == [0]
+
+
+def test_a_certificate_per_person_of_a_pair_and_a_team():
+    """证书: each player of a pair or team gets theirs; an individual gets one."""
+    table = pd.DataFrame([
+        dict(group="双人", place_label="第一名", entrant_id="g#1", name="组合甲", unit="A",
+             award="", trophy=True, medal=False, certificate=False),
+        dict(group="个人", place_label="第二名", entrant_id="h#3", name="张三", unit="B",
+             award="优胜奖", trophy=False, medal=False, certificate=True),
+        dict(group="个人", place_label="第九名", entrant_id="h#4", name="李四", unit="B",
+             award="", trophy=False, medal=False, certificate=False)])
+    standings = pd.DataFrame({"group": ["双人", "个人", "个人"],
+                              "entrant_id": ["g#1", "h#3", "h#4"],
+                              "members": [["甲一", "甲二"], ["张三"], ["李四"]]})
+    people = certificate_people(table, standings)
+    assert [(p["person"], p["team"]) for p in people] == [("甲一", "组合甲"), ("甲二", "组合甲"),
+                                                         ("张三", None)]
+    grid, fmt = P.certificate_pages(people)
+    assert sum(1 for r in grid if r[0] == "荣 誉 证 书") == 3 and len(fmt.page_breaks) == 2
+    assert any("第二名、优胜奖" in str(r[0]) for r in grid)
+
+
+def test_pdf_export_prints_the_pages(event, tmp_path):
+    """`bianpai pdf`: 排名 and the papers as one PDF through LibreOffice (skipped without it)."""
+    if soffice() is None:
+        pytest.skip("LibreOffice (soffice) is not installed")
+    out = tmp_path / "x.pdf"
+    done = export_pdf(event, out, ["桌卡", "成绩公告"])
+    assert done == ["桌卡", "成绩公告"]
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF") and len(data) > 5000
