@@ -215,8 +215,10 @@ def write_bulletin(ev: CoreEvent, upto_round: int | None = None) -> int:
 
 
 def write_rank_papers(ev: CoreEvent, upto_round: int | None = None) -> None:
-    """What `rank` prints beside 排名: 成绩公告 of the last complete round (or ``upto_round``)."""
+    """What `rank` prints beside 排名: 成绩公告 of the last complete round (or ``upto_round``)
+    and 排名走势."""
     write_bulletin(ev, upto_round)
+    write_rank_chart(ev)
 
 
 def members_of(ev: CoreEvent, g: Group, number: int) -> list[str]:
@@ -225,3 +227,37 @@ def members_of(ev: CoreEvent, g: Group, number: int) -> list[str]:
     people = [ev.roster_value(g, number, f"player{i}") for i in range(1, 7)]
     people = [str(p) for p in people if p is not None and str(p).strip()]
     return people or [ev.name_of(g, number)]
+
+
+def rank_chart_blocks(ev: CoreEvent) -> list[dict]:
+    """The blocks of 排名走势 (:func:`bianpai.workbooks.paper.rank_progression`): per drawn
+    group, entered non-knockout stage and pool with a complete round, each entrant's rank after
+    every complete round, in the order of the latest ranking."""
+    blocks = []
+    for g in ev.reg.groups:
+        if g.derived is not None or not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if not ev.entered(g, s) or s.format.kind in KNOCKOUT_KINDS:
+                continue
+            for p, df in rank_by_round(ev, g, s).items():
+                rounds = [int(c) for c in df.columns]
+                df = df.sort_values(rounds[-1], kind="stable")
+                pool = "" if p is None else (f" {p}组" if ev.lang == "zh" else f" pool {p}")
+                rows = [(f"{int(n)} {ev.name_of(g, int(n))}",
+                         [None if pd.isna(v) else int(v) for v in df.loc[n]]) for n in df.index]
+                blocks.append(dict(title=f"{ev.gname(g)} {ev.sname(s)}{pool}", rounds=rounds,
+                                   rows=rows))
+    return blocks
+
+
+def write_rank_chart(ev: CoreEvent) -> int:
+    """Rebuild 排名走势 (a table and a native line chart per group, stage and pool); returns
+    the number of charts."""
+    blocks = rank_chart_blocks(ev)
+    if not blocks:
+        return 0
+    grid, fmt = P.rank_progression(blocks, ev.lang)
+    name = find_sheet(ev.port, P.RANK_CHART) or P.RANK_CHART.name(ev.lang)
+    ev.port.write_sheet(name, grid, fmt)
+    return len(blocks)

@@ -203,3 +203,25 @@ def test_pdf_export_prints_the_pages(event, tmp_path):
     assert done == ["桌卡", "成绩公告"]
     data = out.read_bytes()
     assert data.startswith(b"%PDF") and len(data) > 5000
+
+
+def test_rank_draws_a_native_rank_progression_chart(event, tmp_path):
+    """排名走势: each player's rank after every complete round, as a table and a native Excel
+    line chart (rank 1 at the top); ranking again replaces the chart, never adds a second or
+    loses it."""
+    import zipfile
+    wb = openpyxl.load_workbook(event)
+    ws = wb["排名走势"]
+    assert len(ws._charts) == 1
+    vals = _values(ws)
+    assert vals[1][:2] == [None, "第1轮"] or vals[1][1] == "第1轮"
+    assert [r[1] for r in vals[2:8]] == [1, 2, 3, 4, 5, 6]
+    chart = ws._charts[0]
+    assert chart.y_axis.scaling.orientation == "maxMin" and len(chart.series) == 6
+    again = tmp_path / "again.xlsx"
+    res = run("rank", event, "--out", again)
+    assert res.exit_code == 0, res.output
+    with zipfile.ZipFile(again) as z:
+        parts = [n for n in z.namelist() if n.startswith(("xl/charts/", "xl/drawings/drawing"))]
+    assert len([n for n in parts if n.startswith("xl/charts/")]) == 1 and len(parts) == 2
+    assert len(openpyxl.load_workbook(again)["排名走势"]._charts) == 1

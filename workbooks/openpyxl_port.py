@@ -371,7 +371,8 @@ class OpenpyxlPort:
         keep = {t: {(str(dv.sqref), dv.formula1) for dv in self.wb[t].data_validations.dataValidation}
                 for t in ch.rewritten if t in self.wb.sheetnames}
         try:
-            lost = package.losses(self.path, sheets, keep)
+            lost = package.losses(self.path, sheets, keep, keep_charts=[
+                t for t in ch.rewritten if t in self.wb.sheetnames and self.wb[t]._charts])
         except (package.PackageError, KeyError, zipfile.BadZipFile):
             return  # the save falls back to the whole-workbook path and its own check
         if not lost:

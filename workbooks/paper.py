@@ -193,3 +193,50 @@ def certificate_pages(certs: list[dict], lang: str = "zh") -> tuple[Grid, SheetF
                merge=True, font_size=18, height=40, align="right")
         sh.page()
     return sh.values, sh.format(CERTIFICATE_PAGES, landscape=True)
+
+
+RANK_CHART = SheetLayout(key="rank_chart", zh="排名走势", en="Rank progression", landscape=True,
+                         columns=[C("label", "", "", width=18)])
+CHART_ROWS = 24  # rows a chart of the default height covers (12 cm at 15 pt a row)
+
+
+def rank_progression(blocks: list[dict], lang: str = "zh") -> tuple[Grid, SheetFormat]:
+    """排名走势: per block (a group, stage and pool) a table — one row per entrant (``label``),
+    one column per complete round (the rank after it) — and beside it a native line chart of
+    the same values, rank 1 at the top; one landscape A4 page per block. ``blocks`` items:
+    ``dict(title=str, rounds=[int], rows=[(label, [rank | None per round])])``."""
+    from bianpai.workbooks.port import ChartSpec
+    zh = lang == "zh"
+    width = 1 + max((len(b["rounds"]) for b in blocks), default=1)
+    sh = _Sheet(width)
+    charts = []
+    for b in blocks:
+        start = len(sh.values) + 1
+        sh.add([b["title"]], font_size=14, bold=True, height=24, align="left")
+        head = start + 1
+        sh.add(["" if zh else "", *[f"第{r}轮" if zh else f"R{r}" for r in b["rounds"]]],
+               bold=True, border=True)
+        for label, ranks in b["rows"]:
+            sh.add([label, *ranks], border=True)
+        last = len(sh.values)
+        n = len(b["rows"])
+        charts.append(ChartSpec(
+            title=b["title"] + (" 排名走势" if zh else " rank by round"), header_row=head,
+            first_row=head + 1, last_row=last, last_col=1 + len(b["rounds"]),
+            anchor=f"{_letter(width + 2)}{start}", x_title="轮次" if zh else "Round",
+            y_title="名次" if zh else "Rank", y_reversed=True, y_min=1, y_max=max(n, 1),
+            height=max(10.0, 0.5 * n + 4)))
+        pad = max(CHART_ROWS, int(charts[-1].height / 0.53) + 2) - (last - start + 1)
+        for _ in range(max(pad, 1)):
+            sh.add([])
+        sh.page()
+    fmt = sh.format(RANK_CHART, landscape=True,
+                    widths=[18] + [7] * (width - 1))
+    fmt.charts = charts
+    fmt.print_setup.gridlines = False
+    return sh.values, fmt
+
+
+def _letter(i: int) -> str:
+    from openpyxl.utils import get_column_letter
+    return get_column_letter(i)

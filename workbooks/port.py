@@ -60,6 +60,29 @@ class RowFormat(BaseModel):
     border: bool = False
 
 
+class ChartSpec(BaseModel):
+    """A native Excel line chart drawn from a block of the written values: one series per row
+    ``first_row … last_row`` (its name in column ``first_col``, its values in the columns after
+    it up to ``last_col``), the categories from the same columns of ``header_row`` (1-based rows
+    and columns). ``anchor``: the chart's top-left cell; ``y_reversed`` puts 1 at the top (ranks);
+    ``width``/``height`` in cm."""
+
+    title: str
+    header_row: int
+    first_row: int
+    last_row: int
+    first_col: int = 1
+    last_col: int
+    anchor: str
+    x_title: str | None = None
+    y_title: str | None = None
+    y_reversed: bool = False
+    y_min: float | None = None
+    y_max: float | None = None
+    width: float = 24
+    height: float = 12
+
+
 class SheetFormat(BaseModel):
     """How a written sheet looks. ``header_row`` is the 1-based row of the column headers."""
 
@@ -79,6 +102,7 @@ class SheetFormat(BaseModel):
     break_columns: list[int] = Field(default_factory=list)
     rows: dict[int, RowFormat] = Field(default_factory=dict)  # 1-based row → its look
     data_row_height: float | None = None  # height (points) of every row below the header
+    charts: list[ChartSpec] = Field(default_factory=list)  # native charts over the values
 
 
 @runtime_checkable

@@ -12,6 +12,7 @@ pipeline writing a layout gets the same pages:
 * integers print as integers: in a column formatted ``0.00`` a whole value (9, 12.0) is shown
   ``0`` (9, not 9.00); other values keep their places;
 * ``data_row_height`` — every data row that tall (领奖签收表: room to sign);
+* ``charts`` — native line charts over blocks of the values (排名走势);
 * ``print_setup.gridlines`` off for sheets drawn with borders.
 
 :data:`TITLE` is the event title of the command being run (set when the event loads); a layout's
@@ -88,6 +89,8 @@ def apply_openpyxl(ws, values: Grid, fmt: SheetFormat) -> None:
                 cell.alignment = cell.alignment.copy(vertical="center")
     if fmt.print_setup is not None and not fmt.print_setup.gridlines:
         ws.print_options.gridLines = False
+    for spec in fmt.charts:
+        ws.add_chart(line_chart(ws, spec), spec.anchor)
     if not fmt.rows:
         return
     ncols = max((len(r) for r in values), default=1) or 1
@@ -107,3 +110,32 @@ def apply_openpyxl(ws, values: Grid, fmt: SheetFormat) -> None:
                 cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
         if rf.merge and ncols > 1:
             ws.merge_cells(start_row=r, start_column=1, end_row=r, end_column=ncols)
+
+
+def line_chart(ws, spec):
+    """The openpyxl ``LineChart`` of a :class:`~bianpai.workbooks.port.ChartSpec` over ``ws``."""
+    from openpyxl.chart import LineChart, Reference
+
+    ch = LineChart()
+    ch.title = spec.title
+    ch.width, ch.height = spec.width, spec.height
+    ch.y_axis.title = spec.y_title
+    ch.x_axis.title = spec.x_title
+    data = Reference(ws, min_col=spec.first_col, max_col=spec.last_col, min_row=spec.first_row,
+                     max_row=spec.last_row)
+    ch.add_data(data, from_rows=True, titles_from_data=True)
+    ch.set_categories(Reference(ws, min_col=spec.first_col + 1, max_col=spec.last_col,
+                                min_row=spec.header_row, max_row=spec.header_row))
+    if spec.y_reversed:
+        ch.y_axis.scaling.orientation = "maxMin"
+    if spec.y_min is not None:
+        ch.y_axis.scaling.min = spec.y_min
+    if spec.y_max is not None:
+        ch.y_axis.scaling.max = spec.y_max
+    ch.y_axis.majorUnit = 1
+    ch.y_axis.delete = False
+    ch.x_axis.delete = False
+    for s in ch.series:
+        s.smooth = False
+        s.marker.symbol = "circle"
+    return ch
