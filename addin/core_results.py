@@ -42,7 +42,8 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
             if not ev.entered(g, s):
                 continue
             missing += len(ev.missing(g, s))
-            part = _standing_rows(ev, g, s, crit_cols)
+            part = _standing_rows(ev, g, s, crit_cols, None if upto_round is None else
+                                  core_paper.state_after(ev, g, s, int(upto_round)))
             rows += part
             data[f"{ev.gname(g)} {ev.sname(s)}"] = [
                 {"pool": r[2], "rank": r[3], "number": r[4], "name": r[5], "played": r[7],
@@ -89,8 +90,10 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
     core_paper.write_rank_papers(ev, upto_round)  # 成绩公告, 排名走势
     state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
-    result = c.CommandResult("rank", f"排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
-                             f"standings done ({missing} matches missing)", seed=seed, data=data)
+    upto = "" if upto_round is None else f"第{int(upto_round)}轮后"
+    result = c.CommandResult("rank", f"{upto}排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
+                             ("" if upto_round is None else f"standings after round {upto_round} ")
+                             + f"done ({missing} matches missing)", seed=seed, data=data)
     if c.invalidate_awards(port, ev.lang):
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"

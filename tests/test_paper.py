@@ -225,3 +225,66 @@ def test_rank_draws_a_native_rank_progression_chart(event, tmp_path):
         parts = [n for n in z.namelist() if n.startswith(("xl/charts/", "xl/drawings/drawing"))]
     assert len([n for n in parts if n.startswith("xl/charts/")]) == 1 and len(parts) == 2
     assert len(openpyxl.load_workbook(again)["排名走势"]._charts) == 1
+
+
+def test_a_gouji_game_row_typed_in_part_is_named():
+    """青岛够级规程 每局六个号位各有一个名次（头科…大落）: a game row with five of the six seats
+    typed is an error naming the empty seat's cell, not a match silently left unscored."""
+    from bianpai.engines.core import Match, TypedMatch
+    from bianpai.engines.gouji import GoujiScoring
+    sc = GoujiScoring()
+    seats = {f"seat_{k}": v for k, v in zip(range(1, 7), ["头科", "二科", "三科", "四科", "二落"])}
+    games = pd.DataFrame([{"game": 1, **seats, "seat_6": None, "points_0": None,
+                           "points_1": None, "_row": 7}])
+    typed = TypedMatch(games=games)
+    assert not sc.is_complete(typed)
+    errs = sc.problems(Match(1, 1, (1, 2)), typed)
+    assert len(errs) == 1 and "6号位未填" in errs[0].zh
+    assert errs[0].row == 7 and errs[0].column == "seat_6"
+    empty = TypedMatch(games=games.assign(**{f"seat_{k}": None for k in range(1, 6)}))
+    assert sc.problems(Match(1, 1, (1, 2)), empty) == []  # nothing typed yet: no error
+
+
+def test_penalty_size_and_sign_follow_the_regulation():
+    """青岛够级 九 第三条4：扣除当场比赛成绩（局分）两分; 福建80分 五：每次将扣0.5个比赛分 — a 罚分
+    cell must be the positive amount deducted, a multiple of the 规程's size, else it is named."""
+    from bianpai.addin.penalty_check import check_penalty
+    from bianpai.engines.gouji import GoujiScoring
+    from bianpai.engines.upgrade80 import Upgrade80Scoring
+    g, u = GoujiScoring(), Upgrade80Scoring()
+    assert check_penalty(g, Decimal(2), sheet="罚分", cell="G2") is None
+    assert check_penalty(g, Decimal(4), sheet="罚分", cell="G2") is None
+    e = check_penalty(g, Decimal(3), sheet="罚分", cell="G3")
+    assert e is not None and e.where == "罚分!G3" and "2" in e.zh
+    e = check_penalty(g, Decimal(-2), sheet="罚分", cell="G4")
+    assert e is not None and "正数" in e.zh and e.where == "罚分!G4"
+    assert check_penalty(u, Decimal("0.5"), sheet="罚分", cell="G2") is None
+    assert check_penalty(u, Decimal("0.3"), sheet="罚分", cell="G2") is not None
+
+
+def test_a_bad_regulation_value_is_explained_in_chinese():
+    """Every message Chinese first: pydantic's English (“Input should be …”) never inside the
+    Chinese text; the English line keeps it."""
+    from pydantic import BaseModel, Field, ValidationError, field_validator
+
+    from bianpai.engines.pydantic_zh import zh_message
+
+    class M(BaseModel):
+        pct: int = Field(ge=0, le=100)
+        kind: str = "a"
+
+        @field_validator("kind")
+        @classmethod
+        def _k(cls, v):
+            if v != "a":
+                raise ValueError("类型只能为 a / kind must be a")
+            return v
+
+    try:
+        M(pct=150, kind="b")
+    except ValidationError as exc:
+        zh = [zh_message(e) for e in exc.errors()]
+    assert zh == ["应不大于 100", "类型只能为 a"]
+    assert zh_message({"type": "int_parsing", "msg": "Input should be a valid integer"}) == "应为整数"
+    assert not any(c.isascii() and c.isalpha() for c in zh_message({"type": "whatever",
+                                                                    "msg": "English"}))
