@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from bianpai.engines.core import TypedMatch
-from bianpai.addin.penalty_check import check_penalty
+from bianpai.engines.penalty_check import check_penalty
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L

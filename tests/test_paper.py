@@ -248,7 +248,7 @@ def test_a_gouji_game_row_typed_in_part_is_named():
 def test_penalty_size_and_sign_follow_the_regulation():
     """青岛够级 九 第三条4：扣除当场比赛成绩（局分）两分; 福建80分 五：每次将扣0.5个比赛分 — a 罚分
     cell must be the positive amount deducted, a multiple of the 规程's size, else it is named."""
-    from bianpai.addin.penalty_check import check_penalty
+    from bianpai.engines.penalty_check import check_penalty
     from bianpai.engines.gouji import GoujiScoring
     from bianpai.engines.upgrade80 import Upgrade80Scoring
     g, u = GoujiScoring(), Upgrade80Scoring()

@@ -212,7 +212,7 @@ def rank_progression(blocks: list[dict], lang: str = "zh") -> tuple[Grid, SheetF
     charts = []
     for b in blocks:
         start = len(sh.values) + 1
-        sh.add([b["title"]], font_size=14, bold=True, height=24, align="left")
+        sh.add([b["title"]], merge=True, font_size=14, bold=True, height=24, align="left")
         head = start + 1
         sh.add(["" if zh else "", *[f"第{r}轮" if zh else f"R{r}" for r in b["rounds"]]],
                bold=True, border=True)

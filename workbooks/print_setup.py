@@ -29,7 +29,7 @@ from bianpai.workbooks.port import Grid, SheetFormat
 #: the event's title for page headers (``{"text": str | None}``), set by the event loaders
 TITLE: dict[str, str | None] = {"text": None}
 
-TWO_PLACES = ("0.00", "0.0")
+TWO_PLACES = ("0.00",)  # 场分 with one place (0.0) keeps it: 1.0 beside 1.5
 
 
 def is_whole(v: Any) -> bool:
@@ -126,8 +126,9 @@ def line_chart(ws, spec):
     ch.add_data(data, from_rows=True, titles_from_data=True)
     ch.set_categories(Reference(ws, min_col=spec.first_col + 1, max_col=spec.last_col,
                                 min_row=spec.header_row, max_row=spec.header_row))
-    if spec.y_reversed:
+    if spec.y_reversed:  # rank 1 at the top, the rounds still along the bottom
         ch.y_axis.scaling.orientation = "maxMin"
+        ch.x_axis.crosses = "max"
     if spec.y_min is not None:
         ch.y_axis.scaling.min = spec.y_min
     if spec.y_max is not None:
