@@ -132,6 +132,7 @@ def test_schedule_and_standings_print_a_page_per_round_and_group(event):
         assert ws.print_title_rows in ("1:1", "$1:$1")
     res = run("draw", event, "--out", event.with_name("r2.xlsx"))
     assert res.exit_code == 0, res.output
+    assert "随机种子" in res.output and "None" not in res.output
     ws = openpyxl.load_workbook(event.with_name("r2.xlsx"))["对阵"]
     rounds = [r[3] for r in _values(ws)[1:]]
     change = next(i for i, r in enumerate(rounds) if r == 2) + 1  # sheet row of the last round-1
@@ -288,3 +289,35 @@ def test_a_bad_regulation_value_is_explained_in_chinese():
     assert zh_message({"type": "int_parsing", "msg": "Input should be a valid integer"}) == "应为整数"
     assert not any(c.isascii() and c.isalpha() for c in zh_message({"type": "whatever",
                                                                     "msg": "English"}))
+
+
+def test_rank_round_n_ranks_after_that_round_and_says_so(event, tmp_path):
+    """`rank --round 1` names the round in its summary and in 成绩公告."""
+    out = tmp_path / "r1.xlsx"
+    res = run("rank", event, "--round", "1", "--out", out)
+    assert res.exit_code == 0, res.output
+    assert "第1轮后排名完成" in res.output
+    first = [r[0] for r in _values(openpyxl.load_workbook(out)["成绩公告"])]
+    assert "第1轮后排名" in first
+
+
+def test_terminal_prints_knockout_matches_and_final_places():
+    """The rank tables in the terminal: a knockout stage shows 场次/主队/客队/胜队, 总排名 shows
+    名次 and 队号 filled."""
+    import io
+
+    from rich.console import Console
+
+    from bianpai.addin.terminal import print_standings, progress_bar
+    buf = io.StringIO()
+    con = Console(file=buf, width=120)
+    print_standings(con, {
+        "淘汰赛": [{"match": "QF1", "home": 3, "away": 6, "winner": 3, "explanation": "3号胜"}],
+        "总排名": [{"place": 1, "team": 3, "name": "甲队", "source": "淘汰赛", "explanation": ""}]})
+    text = buf.getvalue()
+    assert "场次" in text and "QF1" in text and "胜队" in text
+    row = next(line for line in text.splitlines() if "甲队" in line)
+    assert "1" in row.split("甲队")[0] and "3" in row.split("甲队")[0]
+    with progress_bar(con, "抽签编排", total=2) as step:
+        step("第1轮")
+        step("第2轮")

@@ -48,7 +48,10 @@ class _Sheet:
         self.breaks: list[int] = []
 
     def add(self, cells: list, **fmt) -> None:
-        self.values.append(list(cells) + [None] * (self.width - len(cells)))
+        # a bordered row is as wide as its cells (the box drawn around them only); the others
+        # span the sheet (merged titles, signature lines)
+        pad = 0 if fmt.get("border") else self.width - len(cells)
+        self.values.append(list(cells) + [None] * max(pad, 0))
         if fmt:
             self.rows[len(self.values)] = RowFormat(**fmt)
 
