@@ -69,7 +69,7 @@ class _Sheet:
                                    title=TITLE.get("text")),
             page_breaks=self.breaks[:-1] if self.breaks and self.breaks[-1] == len(self.values)
             else self.breaks,
-            rows=self.rows, text_columns=list(range(self.width)))
+            rows=self.rows)
 
 
 def _side_line(side, lang: str) -> str:

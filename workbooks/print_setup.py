@@ -66,6 +66,8 @@ def apply_openpyxl(ws, values: Grid, fmt: SheetFormat) -> None:
     """Apply the print extras of ``fmt`` to an openpyxl worksheet ``ws`` already holding
     ``values`` (see the module docstring). Called by the openpyxl adapter after its own format."""
     from openpyxl.styles import Alignment, Border, Font, Side
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.merge import MergedCellRange
     from openpyxl.worksheet.pagebreak import Break
 
     hr = fmt.header_row
@@ -95,21 +97,32 @@ def apply_openpyxl(ws, values: Grid, fmt: SheetFormat) -> None:
         return
     ncols = max((len(r) for r in values), default=1) or 1
     thin = Side(style="thin")
+    box = Border(left=thin, right=thin, top=thin, bottom=thin)
+    looks: dict = {}  # one Font/Alignment per distinct row look (openpyxl indexes each set)
     for r, rf in sorted(fmt.rows.items()):
         if rf.height:
             ws.row_dimensions[r].height = rf.height
+        key = (rf.font_size, rf.bold, rf.align, rf.merge)
+        if key not in looks:
+            looks[key] = (Font(size=rf.font_size or 11, bold=rf.bold)
+                          if rf.font_size or rf.bold else None,
+                          Alignment(horizontal=rf.align or ("center" if rf.merge else None),
+                                    vertical="center", wrap_text=True))
+        font, align = looks[key]
         row = values[r - 1] if r - 1 < len(values) else []
-        width = ncols if rf.merge else max(len(row), 1)
+        # a merged row shows its first cell only; a bordered row boxes each of its cells
+        width = 1 if rf.merge else max(len(row), 1)
         for c in range(1, width + 1):
             cell = ws.cell(row=r, column=c)
-            if rf.font_size or rf.bold:
-                cell.font = Font(size=rf.font_size or 11, bold=rf.bold)
-            cell.alignment = Alignment(horizontal=rf.align or ("center" if rf.merge else None),
-                                       vertical="center", wrap_text=True)
+            if font is not None:
+                cell.font = font
+            cell.alignment = align
             if rf.border:
-                cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
+                cell.border = box
         if rf.merge and ncols > 1:
-            ws.merge_cells(start_row=r, start_column=1, end_row=r, end_column=ncols)
+            # straight into the sheet's ranges: ``merge_cells`` checks every earlier range
+            # (quadratic on a sheet of a few hundred cards); these rows never overlap
+            ws.merged_cells.ranges.add(MergedCellRange(ws, f"A{r}:{get_column_letter(ncols)}{r}"))
 
 
 def line_chart(ws, spec):
