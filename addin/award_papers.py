@@ -61,3 +61,19 @@ def write_certificate_pages(port: WorkbookPort, table: pd.DataFrame, standings: 
     grid, fmt = P.certificate_pages(people, lang)
     port.write_sheet(name or P.CERTIFICATE_PAGES.name(lang), grid, fmt)
     return len(people)
+
+
+def roster_members(roster: pd.DataFrame, row) -> list[str]:
+    """The 队员1…6 names of the 报名 row ``row`` (index of ``roster``, a frame with columns
+    ``player1`` … ``player6``); empty when the row or the columns are missing."""
+    if row is None or row not in roster.index:
+        return []
+    rec = roster.loc[row]
+    if isinstance(rec, pd.DataFrame):
+        rec = rec.iloc[0]
+    out = []
+    for i in range(1, 7):
+        v = rec.get(f"player{i}")
+        if v is not None and not (isinstance(v, float) and v != v) and str(v).strip():
+            out.append(str(v).strip())
+    return out
