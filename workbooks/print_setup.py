@@ -88,7 +88,9 @@ def apply_openpyxl(ws, values: Grid, fmt: SheetFormat) -> None:
             ws.row_dimensions[r].height = fmt.data_row_height
             for c in range(1, len(values[r - 1]) + 1):
                 cell = ws.cell(row=r, column=c)
-                cell.alignment = cell.alignment.copy(vertical="center")
+                a = cell.alignment
+                cell.alignment = Alignment(horizontal=a.horizontal, vertical="center",
+                                           wrap_text=a.wrap_text)
     if fmt.print_setup is not None and not fmt.print_setup.gridlines:
         ws.print_options.gridLines = False
     for spec in fmt.charts:
