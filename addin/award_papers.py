@@ -59,7 +59,11 @@ def write_certificate_pages(port: WorkbookPort, table: pd.DataFrame, standings: 
             port.delete_sheet(name)
         return 0
     grid, fmt = P.certificate_pages(people, lang)
-    port.write_sheet(name or P.CERTIFICATE_PAGES.name(lang), grid, fmt)
+    if name is not None:
+        port.write_sheet(name, grid, fmt)
+    else:
+        port.write_sheet(P.CERTIFICATE_PAGES.name(lang), grid, fmt,
+                         position=P.position_after(port.sheet_names(), "certificates"))
     return len(people)
 
 

@@ -50,6 +50,16 @@ def _titles(ev: CoreEvent, cols, sides) -> list[str]:
     return out
 
 
+def _write(ev: CoreEvent, layout, grid, fmt, anchor: str) -> None:
+    """Rebuild a paper sheet where it is, a new one after the sheet of ``anchor``."""
+    name = find_sheet(ev.port, layout)
+    if name is not None:
+        ev.port.write_sheet(name, grid, fmt)
+    else:
+        ev.port.write_sheet(layout.name(ev.lang), grid, fmt,
+                            position=P.position_after(ev.port.sheet_names(), anchor))
+
+
 def round_papers(ev: CoreEvent, new: list[tuple[Group, Stage, Match]]) -> tuple[list, list]:
     """``(cards, slips)`` (shapes of :mod:`bianpai.workbooks.paper`) of the non-bye matches in
     ``new`` (``(group, stage, match)`` as the draw made them), by group, stage, round, pool,
@@ -85,8 +95,7 @@ def write_round_papers(ev: CoreEvent, new: list[tuple[Group, Stage, Match]]) -> 
         return
     for layout, (grid, fmt) in ((P.TABLE_CARDS, P.table_cards(cards, ev.lang)),
                                 (P.SCORE_SLIPS, P.score_slips(slips, ev.lang))):
-        name = find_sheet(ev.port, layout) or layout.name(ev.lang)
-        ev.port.write_sheet(name, grid, fmt)
+        _write(ev, layout, grid, fmt, "schedule")
 
 
 # ------------------------------------------------------------------------------ standings by round
@@ -209,8 +218,7 @@ def write_bulletin(ev: CoreEvent, upto_round: int | None = None) -> int:
     if not blocks:
         return 0
     grid, fmt = P.bulletin(blocks, ev.lang)
-    name = find_sheet(ev.port, P.BULLETIN) or P.BULLETIN.name(ev.lang)
-    ev.port.write_sheet(name, grid, fmt)
+    _write(ev, P.BULLETIN, grid, fmt, "final_standings")
     return len(blocks)
 
 
@@ -258,6 +266,5 @@ def write_rank_chart(ev: CoreEvent) -> int:
     if not blocks:
         return 0
     grid, fmt = P.rank_progression(blocks, ev.lang)
-    name = find_sheet(ev.port, P.RANK_CHART) or P.RANK_CHART.name(ev.lang)
-    ev.port.write_sheet(name, grid, fmt)
+    _write(ev, P.RANK_CHART, grid, fmt, "final_standings")
     return len(blocks)

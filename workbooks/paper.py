@@ -243,3 +243,16 @@ def rank_progression(blocks: list[dict], lang: str = "zh") -> tuple[Grid, SheetF
 def _letter(i: int) -> str:
     from openpyxl.utils import get_column_letter
     return get_column_letter(i)
+
+
+def position_after(names: list[str], anchor: str) -> int | None:
+    """0-based place of a new paper sheet among the sheets ``names``: before the first sheet
+    that :data:`bianpai.workbooks.layouts.ORDER` puts after the layout key ``anchor`` (桌卡 after
+    对阵, 荣誉证书 after 证书 …), else before a macro workbook's ``xlwings.conf`` (which stays
+    last), else at the end (None)."""
+    from bianpai.workbooks.layouts import KEY_OF_NAME, ORDER
+    later = ORDER[ORDER.index(anchor) + 1:] if anchor in ORDER else []
+    for i, n in enumerate(names):
+        if KEY_OF_NAME.get(n) in later:
+            return i
+    return names.index("xlwings.conf") if "xlwings.conf" in names else None
