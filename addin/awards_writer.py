@@ -133,6 +133,7 @@ def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
     """Allocate (:func:`bianpai.engines.prizes.allocate`) from a final ``standings`` frame
     (columns ``group, place, entrant_id, name, unit``) with ``entries`` per group, write 奖励,
     领奖签收表 and 证书, log and save. Shared by the pairs/individual and the team flows."""
+    from bianpai.addin import award_papers
     from bianpai.engines.prizes import allocate, yuan_capital
 
     alloc = allocate(standings, reg.awards, entries)
@@ -177,6 +178,7 @@ def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
     write_generated(port, L.AWARDS, award_rows, lang)
     write_generated(port, L.AWARD_RECEIPTS, receipt_rows, lang)
     write_generated(port, L.CERTIFICATES, cert_rows, lang)
+    award_papers.write_certificate_pages(port, t, standings, lang)  # 荣誉证书, one per person
     n_money = sum(1 for r in receipt_rows[:-1] if r[3]) if paid else 0
     result = CommandResult(
         "awards", f"奖励分配：{len(award_rows) - (1 if len(totals) and paid else 0)} 行，"

@@ -44,7 +44,13 @@ def _command(name: str, workbook: Path, out: Optional[Path], **kwargs):
     """Run command ``name`` on the file the way every front does
     (:func:`bianpai.addin.fronts.run_command`: status on 操作, undo entry in macro workbooks)."""
     from bianpai.addin.fronts import run_command
-    return run_command(_port(workbook, out, name), name, **kwargs)
+    from bianpai.addin.terminal import progress_bar
+    with progress_bar(err_console, COMMAND_LABELS.get(name, name)):
+        return run_command(_port(workbook, out, name), name, **kwargs)
+
+
+COMMAND_LABELS = {"check": "检查名单", "draw": "抽签编排", "rank": "计算排名", "awards": "奖励分配",
+                  "advance": "进入下一阶段", "withdraw": "退赛"}
 
 
 def _print_status(res) -> None:
@@ -68,14 +74,23 @@ def _call(fn):
         err_console.print(f"[bold red]未写入任何内容 / nothing written[/]：{len(exc.errors)} 处问题")
         for e in exc.errors:
             err_console.print(f"  [red]{e.where or '-'}[/] {e.zh}\n      {e.en}")
+        _print_hint(exc)
         raise typer.Exit(2)
     except InputError as exc:
         err_console.print(f"[bold red]未写入任何内容 / nothing written[/]：\n"
                           f"  [red]{exc.where or '-'}[/] {exc.zh}\n      {exc.en}")
+        _print_hint(exc)
         raise typer.Exit(2)
     except BianpaiError as exc:
         err_console.print(f"[bold red]错误 / error[/]：{exc.zh}\n  {exc.en}")
         raise typer.Exit(2)
+
+
+def _print_hint(exc) -> None:
+    """Where this workbook stands and what to do next, when a command attached it."""
+    hint = getattr(exc, "hint", None)
+    if hint:
+        err_console.print(f"  本工作簿当前状态：{hint[0]}\n  下一步：{hint[1]}")
 
 
 @app.command()
@@ -188,7 +203,12 @@ def awards(workbook: Path, as_json: bool = typer.Option(False, "--json"),
     """奖励分配：奖励、领奖签收表、证书 / allocate places, prizes, tax and certificates."""
 
     def go():
-        res = _command("awards", workbook, out)
+        try:
+            res = _command("awards", workbook, out)
+        except (InputError, InputErrors) as exc:  # e.g. awards before rank: say what to do
+            from bianpai.addin.terminal import next_step_of
+            exc.hint = next_step_of(workbook)
+            raise
         if as_json:
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1, default=str) + "\n")
         else:
@@ -260,36 +280,10 @@ def demo(preset: str = typer.Argument("shenzhen-guandan-pairs-2023"),
 
 
 def _print_standings(data: dict) -> None:
-    """Each group's standings in the terminal: 名次, 序号, 选手, the criteria, 说明."""
-    from rich.table import Table
-
-    from bianpai.engines import load_criteria
-    CRITERIA = load_criteria()  # noqa: N806
-    for group, rows in data.items():
-        if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
-            continue
-        t = Table(title=str(group), show_lines=False)
-        team = "team" in rows[0]
-        place = "place" if "place" in rows[0] and "rank" not in rows[0] else "rank"
-        fixed = [(place, "名次"), ("team" if team else "number", "队号" if team else "序号"),
-                 ("name", "队名" if team else "选手")]
-        if "source" in rows[0]:  # a final ranking: where each place was decided
-            fixed.append(("source", "名次来源"))
-        # the main score and the first tie-break fit a terminal; the 排名 sheet has them all
-        crit = [k for k in rows[0] if k in CRITERIA and k != "lots"][:2]
-        if team:
-            fixed += [(k, title) for k, title in (("carry_over", "带分"), ("total", "总VP"))
-                      if k in rows[0]]
-        for _, title in fixed:
-            t.add_column(title, no_wrap=True)
-        for k in crit:
-            t.add_column(CRITERIA[k].label_zh, justify="right", no_wrap=True)
-        t.add_column("说明", ratio=1)
-        for r in rows:
-            t.add_row(*["" if r.get(k) is None else str(r[k]) for k, _ in fixed],
-                      *["" if r.get(k) is None else str(r[k]) for k in crit],
-                      r.get("explanation") or "")
-        console.print(t)
+    """Each group's standings (and knockout matches) in the terminal
+    (:func:`bianpai.addin.terminal.print_standings`)."""
+    from bianpai.addin.terminal import print_standings
+    print_standings(console, data)
 
 
 def _add_trf() -> None:
@@ -300,6 +294,7 @@ def _add_trf() -> None:
 
 
 _add_trf()
+__import__("bianpai.addin.pdf_cli", fromlist=["add_to"]).add_to(app)  # bianpai pdf
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ from bianpai.workbooks.tables import find_sheet
 
 FRONT = {"name": "cli"}
 #: The event title printed in page headers; set by :func:`load_event` users via set_title.
-TITLE: dict[str, str | None] = {"text": None}
+from bianpai.workbooks.print_setup import TITLE  # noqa: E402  (the event title, shared)
 
 
 @dataclass

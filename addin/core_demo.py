@@ -331,20 +331,23 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
     rng = random.Random(seed + 1)
     strength: dict = {}
     step = 0
-    while step < 200:
-        step += 1
-        try:
-            res = commands.draw(OpenpyxlPort(out, command="draw"), seed=seed + step)
-        except RuleError as exc:
-            if "advance" in exc.en:
-                res = commands.advance(OpenpyxlPort(out, command="advance"), seed=seed + step)
-                console.print(f"[green]✓[/] {res.summary_zh}")
-                continue
-            break
-        console.print(f"[green]✓[/] {res.summary_zh}")
-        if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
-            _fill_results(out, rng, strength)
-        _fill_match_results(out, rng, strength)
+    from bianpai.addin.terminal import progress_bar  # noqa: PLC0415
+    with progress_bar(console, "模拟比赛（抽签编排 → 录入成绩）") as tick:
+        while step < 200:
+            step += 1
+            tick(f"第 {step} 步")
+            try:
+                res = commands.draw(OpenpyxlPort(out, command="draw"), seed=seed + step)
+            except RuleError as exc:
+                if "advance" in exc.en:
+                    res = commands.advance(OpenpyxlPort(out, command="advance"), seed=seed + step)
+                    console.print(f"[green]✓[/] {res.summary_zh}")
+                    continue
+                break
+            console.print(f"[green]✓[/] {res.summary_zh}")
+            if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
+                _fill_results(out, rng, strength)
+            _fill_match_results(out, rng, strength)
     typed = _type_places(out, rng)
     if typed:
         console.print(f"[green]✓[/] 名次录入（无编排阶段的组别）：{'、'.join(typed)}")

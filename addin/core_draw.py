@@ -11,6 +11,7 @@ from typing import Any
 
 
 from bianpai.addin import commands as c
+from bianpai.addin import core_paper
 from bianpai.addin.competition import CoreEvent, load_core_event, rng_for
 from bianpai.engines.core import Match, NotReady
 from bianpai.engines.errors import InputError, InputErrors, RuleError
@@ -317,6 +318,7 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
                           break_on=(0, 1, 2))
     c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
     _append_entry_rows(ev, new)
+    core_paper.write_round_papers(ev, new)  # 桌卡, 记分单 of the new round
 
 
 def _append_entry_rows(ev: CoreEvent, new) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from bianpai.engines.core import TypedMatch, is_blank
+from bianpai.engines.penalty_check import check_penalty
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
@@ -453,6 +454,11 @@ def _read_typed(ev: CoreEvent) -> None:
                                         sheet=psheet, cell=cell_of(pen_df, row, "team")))
             continue
         side = 0 if rec["team"] == m["side0"] else 1
+        bad = check_penalty(ev.reg.group(key[0]).stage(key[1]).scoring, rec["points"],
+                            sheet=psheet, cell=cell_of(pen_df, row, "points"))  # 规程's size
+        if bad is not None:
+            ev.errors.append(bad)
+            continue
         pens.setdefault(key, []).append((side, rec["reason"] or "", Decimal(rec["points"])))
     for key in set(totals) | set(games) | set(pens):
         vals, decision, where_t = totals.get(key, ({}, None, ""))

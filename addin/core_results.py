@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bianpai.addin import commands as c
+from bianpai.addin import core_paper
 from bianpai.addin.competition import CoreEvent, load_core_event
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.workbooks import core_layouts as K
@@ -41,7 +42,8 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
             if not ev.entered(g, s):
                 continue
             missing += len(ev.missing(g, s))
-            part = _standing_rows(ev, g, s, crit_cols)
+            part = _standing_rows(ev, g, s, crit_cols, None if upto_round is None else
+                                  core_paper.state_after(ev, g, s, int(upto_round)))
             rows += part
             data[f"{ev.gname(g)} {ev.sname(s)}"] = [
                 {"pool": r[2], "rank": r[3], "number": r[4], "name": r[5], "played": r[7],
@@ -90,10 +92,13 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
     if final_rows:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
+    core_paper.write_rank_papers(ev, upto_round)  # 成绩公告, 排名走势
     added = prepare_playoff_rows(ev, offers)
     state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
-    result = c.CommandResult("rank", f"排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
-                             f"standings done ({missing} matches missing)", seed=seed, data=data)
+    upto = "" if upto_round is None else f"第{int(upto_round)}轮后"
+    result = c.CommandResult("rank", f"{upto}排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
+                             ("" if upto_round is None else f"standings after round {upto_round} ")
+                             + f"done ({missing} matches missing)", seed=seed, data=data)
     if offers:
         result.summary_zh += (f"；{len(offers)} 场须加赛（排名各项相同）"
                               + (f"，已在“逐局成绩”备好 {added} 行" if added else "")
@@ -165,7 +170,8 @@ def core_awards(port: WorkbookPort):
                 "entrant_id": [f"{og.id}#{n}" for n in part["number"]],
                 "person_id": [f"{og.id}#{n}" for n in part["number"]],
                 "name": [ev.name_of(og, n) for n in part["number"]],
-                "unit": [ev.unit_of(og, n) for n in part["number"]]}))
+                "unit": [ev.unit_of(og, n) for n in part["number"]],
+                "members": [core_paper.members_of(ev, og, n) for n in part["number"]]}))
     if errs:
         raise InputErrors(errs)
     if not parts:

@@ -18,8 +18,9 @@ from bianpai.addin.core_draw import _num
 
 # ------------------------------------------------------------------------------ rank
 
-def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str]) -> list[list]:
-    st = ev.state(g, s)
+def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
+                   st=None) -> list[list]:
+    st = st if st is not None else ev.state(g, s)
     rows = []
     placings = None
     for p in st.pools():

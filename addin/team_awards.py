@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from bianpai.addin.award_papers import roster_members
+
 from bianpai.addin import commands as c
 from bianpai.addin.teams import load_team_event
 from bianpai.engines.errors import InputError, InputErrors
@@ -62,7 +64,8 @@ def team_final_standings(ev) -> pd.DataFrame:
             continue
         seen[t] = row
         rows.append(dict(group=ev.group.name_zh, place=int(p), entrant_id=f"{ev.group.id}#{t}",
-                         name=ev.name_of(t), unit=ev.unit_of(t), team=t))
+                         name=ev.name_of(t), unit=ev.unit_of(t), team=t,
+                         members=roster_members(ev.roster, ev.teams.get(t, {}).get("roster_row"))))
     missing = sorted(set(ev.teams) - set(seen))
     if missing and not errs:
         errs.append(InputError(

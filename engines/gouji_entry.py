@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch
+from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, is_blank
 from bianpai.engines.errors import InputError
 from bianpai.engines.gouji_input import FINISHES, gouji_error, parse_finish
 
@@ -162,7 +162,9 @@ class GoujiEntry:
     def problems(self, match: Match, typed: TypedMatch) -> list[InputError]:
         """Errors in what is typed so far of a match not complete yet: an unknown finish, a
         finish or seat typed twice in a game, a whole game (six finishes or both 局分) the
-        table cannot give. Empty cells are not errors (typing is in progress)."""
+        table cannot give, and a game row typed in part (some seats' finishes but not all six,
+        nor both 局分): the first blank seat is named. A game row left wholly empty is not an
+        error (typing is in progress)."""
         errs: list[InputError] = []
         d = self._decider()
         for _, rec in typed.games.iterrows():
@@ -189,6 +191,14 @@ class GoujiEntry:
                         row=row, column=f"seat_{k}"))
                 elif f is not None:
                     seen[f] = k
+            blank = [k for k in range(1, 7) if is_blank(rec.get(f"seat_{k}"))]
+            if 0 < len(blank) < 6:
+                errs.append(gouji_error(
+                    f"第{rec['game']}局只填了 {6 - len(blank)} 个号位的名次，{blank[0]}号位未填"
+                    f"（每局须填满 6 个号位，或只填双方局分）",
+                    f"game {rec['game']}: {6 - len(blank)} of 6 seats typed, seat {blank[0]} "
+                    f"is empty (type all six finishes, or both teams' game points)",
+                    row=row, column=f"seat_{blank[0]}"))
         return errs
 
     def bye(self, match: Match) -> MatchResult:

@@ -99,7 +99,10 @@ def _coerce_entrants(entrants) -> list[SwissEntrant]:
             try:
                 out.append(SwissEntrant.model_validate(dict(row)))
             except Exception as exc:  # pydantic ValidationError or bad numbers
-                raise InputError(f"参赛队数据有误：{row!r}（{exc}）",
+                from bianpai.engines.pydantic_zh import zh_message
+                why = "；".join(f"{'.'.join(map(str, e['loc']))}{zh_message(e)}"
+                               for e in exc.errors()) if hasattr(exc, "errors") else "数值无效"
+                raise InputError(f"参赛队数据有误：{row!r}（{why}）",
                                  f"bad entrant row: {row!r} ({exc})") from exc
     seen: set[int] = set()
     for e in out:

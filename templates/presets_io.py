@@ -49,12 +49,12 @@ def parse_regulation(data: dict, *, source: str = "preset") -> Regulation:
     try:
         return Regulation.model_validate(data)
     except ValidationError as exc:
-        lines = []
-        for err in exc.errors():
-            loc = ".".join(str(x) for x in err["loc"])
-            lines.append(f"{loc}: {err['msg']}")
-        raise RuleError(f"规程 {source} 无效：\n" + "\n".join(lines),
-                        f"regulation {source} is invalid:\n" + "\n".join(lines)) from exc
+        from bianpai.engines.pydantic_zh import zh_message
+        locs = [".".join(str(x) for x in err["loc"]) for err in exc.errors()]
+        zh = [f"{loc}：{zh_message(err)}" for loc, err in zip(locs, exc.errors())]
+        en = [f"{loc}: {err['msg']}" for loc, err in zip(locs, exc.errors())]
+        raise RuleError(f"规程 {source} 无效：\n" + "\n".join(zh),
+                        f"regulation {source} is invalid:\n" + "\n".join(en)) from exc
 
 
 def load_preset(name_or_path: str | Path = DEFAULT_PRESET) -> Regulation:

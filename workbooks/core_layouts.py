@@ -42,7 +42,8 @@ DRAW = SheetLayout(key="draw", zh="抽签", en="Draw", columns=[
     C("roster_row", "报名表行", "Roster row", "int", width=8),
     C("seed", "随机种子", "Seed", width=12)])
 
-SCHEDULE = SheetLayout(key="schedule", zh="对阵", en="Pairings", landscape=True, columns=[
+SCHEDULE = SheetLayout(key="schedule", zh="对阵", en="Pairings", landscape=True,
+                       page_break_on=("group", "stage", "round"), columns=[
     *[c.model_copy() for c in KEY_COLUMNS],
     C("label", "场次", "Match", width=10),
     C("side0", "主队号", "Home No", "int", width=6), C("side0_name", "主队", "Home", width=16),
@@ -98,7 +99,8 @@ STANDINGS_BASE = [
     C("played", "场数", "Played", "int", width=5), C("won", "胜", "W", "int", width=4),
     C("drawn", "平", "D", "int", width=4), C("lost", "负", "L", "int", width=4)]
 
-FINAL = SheetLayout(key="final_standings", zh="总排名", en="Final ranking", columns=[
+FINAL = SheetLayout(key="final_standings", zh="总排名", en="Final ranking",
+                    page_break_on=("group",), columns=[
     C("group", "组别", "Group", width=12), C("place", "名次", "Place", "int", width=6),
     C("number", "队号", "Team No", "int", width=6), C("name", "队名", "Team", width=18),
     C("unit", "地市/单位", "City/Unit", width=14), C("source", "名次来源", "Decided in", width=16),
@@ -139,7 +141,8 @@ def games_layout(game_cols: list[EntryColumn], side_titles: list[tuple[str, str]
 def standings_layout(criteria: list[tuple[str, str, str]]) -> SheetLayout:
     """排名 with one column per criterion ``(name, zh, en)`` of the union of the chains, then
     说明."""
-    return SheetLayout(key="standings", zh="排名", en="Standings", landscape=True, columns=[
+    return SheetLayout(key="standings", zh="排名", en="Standings", landscape=True,
+                       page_break_on=("group", "stage", "pool"), columns=[
         *[c.model_copy() for c in STANDINGS_BASE],
         *[C(f"c_{n}", zh, en, width=8) for n, zh, en in criteria],
         C("explanation", "说明", "Explanation", width=40)])

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from bianpai.workbooks.port import ColumnFormat, PrintSetup, SheetFormat
+from bianpai.workbooks.print_setup import TITLE
 
 Kind = Literal["text", "int", "date", "decimal", "pct", "code"]
 
@@ -42,6 +43,11 @@ class SheetLayout(BaseModel):
     printable: bool = True
     table: bool = False
     hidden: bool = False
+    #: column keys whose change starts a new printed page (对阵: a page per round), applied by
+    #: every writer of the layout (see :mod:`bianpai.workbooks.print_setup`)
+    page_break_on: tuple[str, ...] = ()
+    #: height in points of every printed data row (None: Excel's default)
+    row_height: float | None = None
 
     def name(self, lang: str = "zh") -> str:
         return self.en if lang == "en" else self.zh
@@ -63,10 +69,14 @@ class SheetLayout(BaseModel):
                                      choices=choices.get(c.key, c.choices) if self.typed else None,
                                      wrap=c.key in ("explanation", "message_zh", "message_en",
                                                     "note", "label", "summary")))
+        keys = [c.key for c in self.columns]
         return SheetFormat(
             columns=cols, freeze="A2",
-            print_setup=PrintSetup(landscape=self.landscape, paper=self.paper)
+            print_setup=PrintSetup(landscape=self.landscape, paper=self.paper,
+                                   title=TITLE.get("text"))
             if self.printable else None,
+            break_columns=[keys.index(k) for k in self.page_break_on if k in keys],
+            data_row_height=self.row_height,
             table_name=(self.en.replace(" ", "") if self.table else None), hidden=self.hidden,
             text_columns=[i for i, c in enumerate(self.columns) if c.kind in ("text", "code")])
 
@@ -130,12 +140,17 @@ AWARDS = SheetLayout(key="awards", zh="奖励", en="Awards", landscape=True, col
     C("net", "实发", "Net", "decimal", width=11, number_format='"¥"#,##0.00'),
     C("note", "备注", "Note", width=30)])
 
-AWARD_RECEIPTS = SheetLayout(key="award_receipts", zh="领奖签收表", en="Prize receipts", columns=[
+#: 领奖签收表: rows tall enough to sign, with the recipient's ID number (身份证号) as prize money
+#: paid to a person is recorded against it
+AWARD_RECEIPTS = SheetLayout(key="award_receipts", zh="领奖签收表", en="Prize receipts",
+                             landscape=True, row_height=36, page_break_on=("group",), columns=[
     C("group", "组别", "Group", width=14), C("place", "名次", "Place", width=9),
     C("name", "姓名/队名", "Name / team", width=16),
     C("net", "实发金额", "Amount", "decimal", width=12, number_format='"¥"#,##0.00'),
-    C("capital", "大写", "In words (大写)", width=26), C("signature", "签名", "Signature", width=14),
-    C("date", "日期", "Date", width=10)])
+    C("capital", "大写", "In words (大写)", width=24),
+    C("id_number", "身份证号", "ID number", width=22),
+    C("signature", "签名", "Signature", width=16),
+    C("date", "日期", "Date", width=12)])
 
 CERTIFICATES = SheetLayout(key="certificates", zh="证书", en="Certificates", columns=[
     C("group", "组别", "Group", width=16), C("place", "名次", "Place", width=10),
@@ -149,7 +164,8 @@ DRAW = SheetLayout(key="draw", zh="抽签", en="Draw", columns=[
     C("roster_row", "报名表行", "Roster row", "int", width=9),
     C("seed", "随机种子", "Seed", width=22)])
 
-SCHEDULE = SheetLayout(key="schedule", zh="对阵", en="Pairings", landscape=False, columns=[
+SCHEDULE = SheetLayout(key="schedule", zh="对阵", en="Pairings", landscape=False,
+                       page_break_on=("group", "round"), columns=[
     C("group", "组别", "Group", width=14), C("round", "轮次", "Round", "int", width=6),
     C("table", "桌号", "Table", "int", width=6), C("ns", "南北序号", "NS No", "int", width=8),
     C("ns_name", "南北选手", "NS pair", width=22), C("ew", "东西序号", "EW No", "int", width=8),
@@ -185,7 +201,8 @@ PENALTIES = SheetLayout(key="penalties", zh="罚分", en="Penalties", typed=True
     C("pct_of_top", "罚分(%顶分)", "Penalty (% of top)", "decimal", width=12),
     C("note", "说明", "Note", width=30)])
 
-STANDINGS = SheetLayout(key="standings", zh="排名", en="Standings", landscape=True, columns=[
+STANDINGS = SheetLayout(key="standings", zh="排名", en="Standings", landscape=True,
+                        page_break_on=("group",), columns=[
     C("group", "组别", "Group", width=12), C("rank", "名次", "Rank", "int", width=6),
     C("entrant", "序号", "No", "int", width=6), C("entrant_name", "选手", "Entrant", width=20),
     C("unit", "单位", "Unit", width=14), C("played", "已赛轮数", "Rounds", "int", width=8),

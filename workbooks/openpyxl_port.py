@@ -39,7 +39,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.table import Table, TableStyleInfo
 
 from bianpai.engines.errors import BianpaiError, InputError
-from bianpai.workbooks import backups, package
+from bianpai.workbooks import backups, package, print_setup
 from bianpai.workbooks.port import Grid, SheetFormat
 
 #: Zip parts openpyxl does not keep on a round trip (legacy VML buttons and vbaProject.bin are
@@ -371,7 +371,8 @@ class OpenpyxlPort:
         keep = {t: {(str(dv.sqref), dv.formula1) for dv in self.wb[t].data_validations.dataValidation}
                 for t in ch.rewritten if t in self.wb.sheetnames}
         try:
-            lost = package.losses(self.path, sheets, keep)
+            lost = package.losses(self.path, sheets, keep, keep_charts=[
+                t for t in ch.rewritten if t in self.wb.sheetnames and self.wb[t]._charts])
         except (package.PackageError, KeyError, zipfile.BadZipFile):
             return  # the save falls back to the whole-workbook path and its own check
         if not lost:
@@ -559,3 +560,4 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
         from openpyxl.worksheet.pagebreak import Break
         for r in fmt.page_breaks:
             ws.row_breaks.append(Break(id=r))
+    print_setup.apply_openpyxl(ws, values, fmt)  # breaks by column, paper rows, integers

@@ -113,14 +113,16 @@ def _rels(z: zipfile.ZipFile, part: str) -> dict[str, etree._Element]:
     return {r.get("Id"): r for r in etree.fromstring(z.read(name))}
 
 
-def losses(path, sheets: Iterable[str], keep_validations: dict[str, set] | None = None
-           ) -> dict[str, list[tuple[str, str]]]:
+def losses(path, sheets: Iterable[str], keep_validations: dict[str, set] | None = None,
+           keep_charts: Iterable[str] = ()) -> dict[str, list[tuple[str, str]]]:
     """What each of ``sheets`` (to be regenerated or deleted) holds in the file at ``path`` that
     bianpai's new version will not: {sheet: [(中文, English), …]}, empty when nothing.
 
     ``keep_validations``: per sheet, the (sqref, formula1) pairs the new version writes again —
-    an older dropdown of the same range and list is not a loss.
+    an older dropdown of the same range and list is not a loss. ``keep_charts``: sheets whose
+    new version draws its charts again (排名走势) — their older charts are not a loss.
     """
+    keep_charts = set(keep_charts)
     out: dict[str, list[tuple[str, str]]] = {}
     with zipfile.ZipFile(path) as z:
         parts = _sheet_parts(z)
@@ -142,7 +144,7 @@ def losses(path, sheets: Iterable[str], keep_validations: dict[str, set] | None 
                     if dpart in names:
                         inner = {r.get("Type", "").rsplit("/", 1)[-1]
                                  for r in _rels(z, dpart).values()}
-                if "chart" in inner:
+                if "chart" in inner and sheet not in keep_charts:
                     found.append(("图表", "charts"))
                 if "image" in inner:
                     found.append(("图片", "images"))
@@ -290,8 +292,8 @@ class _Collector:
 
 def _serialise_sheet(ws) -> tuple[bytes, object]:
     from openpyxl.worksheet._writer import WorksheetWriter
-    if ws._charts or ws._images:
-        raise PackageError(f"sheet {ws.title!r} has charts or images to write")
+    if ws._images:
+        raise PackageError(f"sheet {ws.title!r} has images to write")
     writer = WorksheetWriter(ws, out=io.BytesIO())
     writer.write()
     if ws._comments or ws._hyperlinks:
@@ -413,6 +415,41 @@ def _quote(title: str) -> str:
     return quote_sheetname(title)
 
 
+CHART_CT = "application/vnd.openxmlformats-officedocument.drawingml.chart+xml"
+DRAWING_CT = "application/vnd.openxmlformats-officedocument.drawing+xml"
+
+
+def _fresh(pattern: str, taken: set[str]) -> tuple[str, int]:
+    """The first ``pattern.format(n)`` (n ≥ 1) not in ``taken`` — never a name of the original
+    package, so the old version's parts can go without clashing."""
+    n = 1
+    while pattern.format(n) in taken:
+        n += 1
+    taken.add(pattern.format(n))
+    return pattern.format(n), n
+
+
+def _write_charts(ws, srels, free_part, out: dict[str, bytes], overrides: dict[str, str]) -> None:
+    """The drawing of a regenerated sheet's charts and the charts themselves, under part names
+    ``free_part(pattern)`` gives; the sheet's drawing relationship pointed at the new drawing."""
+    from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
+    from openpyxl.xml.functions import tostring
+
+    drawing = SpreadsheetDrawing()
+    drawing.charts = list(ws._charts)
+    dpart, drawing._id = free_part("xl/drawings/drawing{0}.xml")
+    for chart in drawing.charts:
+        cpart, chart._id = free_part("xl/charts/chart{0}.xml")
+        out[cpart] = tostring(chart._write())
+        overrides["/" + cpart] = CHART_CT
+    out[dpart] = tostring(drawing._write())
+    out[rels_path(dpart)] = tostring(drawing._write_rels())
+    overrides["/" + dpart] = DRAWING_CT
+    for r in srels:
+        if "drawing" in r.Type:
+            r.Target = "/" + dpart
+
+
 def save_package(src, wb, changes: Changes, dest) -> None:
     """Write ``wb``'s changed sheets into a copy of the package at ``src``, saved at ``dest``
     (a path or a binary file). Raises :class:`PackageError` for a package it cannot edit."""
@@ -531,6 +568,7 @@ def save_package(src, wb, changes: Changes, dest) -> None:
         sheet_ids = [int(e.get("sheetId")) for e in orig_els if e.get("sheetId", "").isdigit()]
         next_sheet_id = max(sheet_ids + [0]) + 1
 
+        chart_taken = set(nameset) | used_parts  # part names a new chart/drawing may not take
         for t in rewritten:
             ws = wb[t]
             data, srels = sheet_xml[t]
@@ -564,6 +602,9 @@ def save_package(src, wb, changes: Changes, dest) -> None:
                 out[tpart] = tostring(table.to_tree())
                 srels.get(table._rel_id).Target = "/" + tpart
                 new_overrides["/" + tpart] = TABLE_CT
+            if ws._charts:  # bianpai's own charts (排名走势): a new drawing and chart parts
+                _write_charts(ws, srels, lambda pat: _fresh(pat, chart_taken), out,
+                              new_overrides)
             root = etree.fromstring(data)
             _restyle(root, merger)
             out[part] = _xml(root)

@@ -45,6 +45,43 @@ class PrintSetup(BaseModel):
     repeat_header: bool = True
     title: str | None = None  # page header (the event's title); the sheet name and page numbers
     # are printed in any case
+    gridlines: bool = True  # print the cell grid (off for cards and notices drawn with borders)
+
+
+class RowFormat(BaseModel):
+    """Look of one printed row of a sheet laid out as paper (table cards, slips, notices):
+    ``height`` in points, ``font_size`` in points, ``merge`` the row's cells across the used
+    width into one, ``border`` a thin box around every cell of the row (a field to write in)."""
+
+    height: float | None = None
+    font_size: float | None = None
+    bold: bool = False
+    merge: bool = False
+    align: str | None = None  # "left" | "center" | "right"
+    border: bool = False
+
+
+class ChartSpec(BaseModel):
+    """A native Excel line chart drawn from a block of the written values: one series per row
+    ``first_row … last_row`` (its name in column ``first_col``, its values in the columns after
+    it up to ``last_col``), the categories from the same columns of ``header_row`` (1-based rows
+    and columns). ``anchor``: the chart's top-left cell; ``y_reversed`` puts 1 at the top (ranks);
+    ``width``/``height`` in cm."""
+
+    title: str
+    header_row: int
+    first_row: int
+    last_row: int
+    first_col: int = 1
+    last_col: int
+    anchor: str
+    x_title: str | None = None
+    y_title: str | None = None
+    y_reversed: bool = False
+    y_min: float | None = None
+    y_max: float | None = None
+    width: float = 24
+    height: float = 12
 
 
 class SheetFormat(BaseModel):
@@ -61,6 +98,12 @@ class SheetFormat(BaseModel):
     hidden: bool = False
     text_columns: list[int] = Field(default_factory=list)  # columns stored as text ("@")
     page_breaks: list[int] = Field(default_factory=list)  # print a new page after these rows
+    # a new printed page whenever the value of one of these columns (0-based) changes from one
+    # data row to the next (a page per group / round …), computed by the adapter from the values
+    break_columns: list[int] = Field(default_factory=list)
+    rows: dict[int, RowFormat] = Field(default_factory=dict)  # 1-based row → its look
+    data_row_height: float | None = None  # height (points) of every row below the header
+    charts: list[ChartSpec] = Field(default_factory=list)  # native charts over the values
 
 
 @runtime_checkable

@@ -16,6 +16,8 @@ import yaml
 
 from pydantic import ValidationError
 
+from bianpai.engines.pydantic_zh import zh_message
+
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.presets_io import load_preset
 from bianpai.templates.schema import Regulation
@@ -306,7 +308,7 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
             if row is None:  # a rule across several settings: the row the message names
                 row = _row_named(values, key, err["msg"])
             errors.append(InputError(
-                f"设置项“{key}”的值无效：{err['msg']}", f"setting {key!r} is invalid: {err['msg']}",
+                f"设置项“{key}”的值无效：{zh_message(err)}", f"setting {key!r} is invalid: {err['msg']}",
                 sheet=sheet, cell=f"C{row}" if row else None))
         raise InputErrors(errors) from exc
 

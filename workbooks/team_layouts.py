@@ -40,7 +40,7 @@ TEAM_DRAW = SheetLayout(key="team_draw", zh="抽签", en="Draw", columns=[
     C("seed", "随机种子", "Seed", width=14)])
 
 TEAM_SCHEDULE = SheetLayout(key="team_schedule", zh="对阵", en="Pairings", landscape=True,
-                            columns=[
+                            page_break_on=("stage", "round"), columns=[
     C("stage", "阶段", "Stage", width=14), C("round", "轮次", "Round", "int", width=6),
     C("match", "场次", "Match", width=6), C("table", "桌号", "Table", "int", width=6),
     C("home", "主队号", "Home No", "int", width=7), C("home_name", "主队", "Home", width=16),
