@@ -188,3 +188,15 @@ def _finding_rows(errors: list[tuple[str, InputError]], lang: str) -> list[list]
         zh, en = sev.get(s, (s, s))
         rows.append([zh if lang == "zh" else en, e.where, e.zh, e.en])
     return rows
+
+
+def too_many_entries(group, n: int, sheet: str, cell: str | None = None) -> InputError | None:
+    """The error for a group with more entries than its ``max_entries`` (the 规程's ceiling, e.g.
+    深圳 七（一）3 "男子组8对、女子组4对、混合组4对"), or None. ``n``: entries on the roster."""
+    cap = group.max_entries
+    if cap is None or n <= cap:
+        return None
+    why = f"（{group.max_entries_note}）" if group.max_entries_note else ""
+    return InputError(f"{group.name_zh}报名 {n} 个，超过规程规定的 {cap} 个{why}",
+                      f"{group.name_en or group.id}: {n} entries, more than the {cap} the "
+                      f"regulation admits", sheet=sheet, cell=cell)

@@ -7,6 +7,7 @@ Part of the one command path of every core event (see :mod:`bianpai.addin.compet
 from __future__ import annotations
 
 from bianpai.addin import commands as c
+from bianpai.addin.command_infra import too_many_entries
 from bianpai.addin.competition import CoreEvent, layouts_for, load_core_event
 from bianpai.addin.team_eligibility import team_eligibility_findings
 from bianpai.engines.errors import InputError
@@ -185,6 +186,13 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
 
 def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
     out = [("error", e) for e in ev.errors + roster_problems(ev) + structure_problems(ev)]
+    r = ev.roster
+    for g in ev.reg.groups:
+        rows = list(r.index[r["group_id"] == g.id])
+        over = too_many_entries(g, len(rows), r.attrs.get("sheet", K.ROSTER.zh),
+                                f"A{rows[0]}:A{rows[-1]}") if rows else None
+        if over is not None:
+            out.append(("warning", over))
     if ev.people is not None:
         out += c.eligibility_findings(_PeopleView(ev))
     else:

@@ -13,7 +13,7 @@ import re
 import pandas as pd
 
 from bianpai.addin.command_infra import (CommandResult, _finding_rows, _position, finish,
-                                         write_generated)
+                                         too_many_entries, write_generated)
 from bianpai.addin.event import Event, load_event, persons
 from bianpai.engines.eligibility import check_roster
 from bianpai.engines.errors import InputError
@@ -90,18 +90,33 @@ def roster_findings(ev: Event) -> list[InputError]:
     return errs
 
 
+def ceiling_findings(ev: Event) -> list[tuple[str, InputError]]:
+    """A warning per group with more entries than the 规程 admits (``groups[*].max_entries``)."""
+    r = ev.roster
+    if r.empty:
+        return []
+    sheet = r.attrs.get("sheet", L.ROSTERS[ev.reg.roster_layout].zh)
+    out = []
+    for g in ev.reg.groups:
+        rows = list(r.index[r["group_id"] == g.id])
+        over = too_many_entries(g, len(rows), sheet, f"A{rows[0]}:A{rows[-1]}") if rows else None
+        if over is not None:
+            out.append(("warning", over))
+    return out
+
+
 def eligibility_findings(ev: Event) -> list[tuple[str, InputError]]:
     """Eligibility problems as (severity, error) from the regulation's ``eligibility`` block
     (:func:`bianpai.engines.eligibility.check_roster`), each naming its roster cell. Ages are
     taken at each group's ``event_date`` (else the event's)."""
+    out: list[tuple[str, InputError]] = []
     rules = ev.reg.eligibility
     if rules is None or ev.roster.empty:
-        return []
+        return out
     people, where = persons(ev)
     if people.empty:
-        return []
+        return out
     sheet = ev.roster.attrs.get("sheet", L.ROSTERS[ev.reg.roster_layout].zh)
-    out = []
     dates = {g.name_zh: g.event_date or ev.reg.event_date for g in ev.reg.groups}
     by_date: dict = {}
     for label, g in people["group"].items():
@@ -149,7 +164,7 @@ def pairs_check(port: WorkbookPort) -> CommandResult:
     """
     ev = load_event(port)
     problems = [("error", e) for e in ev.errors + roster_findings(ev)]
-    problems += eligibility_findings(ev)
+    problems += ceiling_findings(ev) + eligibility_findings(ev)
     rows = _finding_rows(problems, ev.lang)
     if not rows:
         rows = [["通过" if ev.lang == "zh" else "ok", "", "未发现问题", "no problems found"]]

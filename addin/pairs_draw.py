@@ -13,7 +13,7 @@ import pandas as pd
 from bianpai.addin.command_infra import (CommandResult, _name, finish, gate_roster, new_seed,
                                          write_generated)
 from bianpai.addin.event import Event, GroupEntries, entrant_name, load_event, read_draw
-from bianpai.addin.pairs_check import eligibility_findings, roster_findings
+from bianpai.addin.pairs_check import ceiling_findings, eligibility_findings, roster_findings
 from bianpai.engines.errors import InputError, InputErrors
 from bianpai.engines.round_robin import round_robin_schedule
 from bianpai.workbooks import layouts as L
@@ -42,7 +42,8 @@ def pairs_draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = Fa
     draw until accepted with a reason (``accept_warnings``), which goes to 日志.
     """
     ev = load_event(port)
-    warnings = gate_roster(ev.errors + roster_findings(ev), eligibility_findings(ev),
+    warnings = gate_roster(ev.errors + roster_findings(ev),
+                           ceiling_findings(ev) + eligibility_findings(ev),
                            accept_warnings)
     lang = ev.lang
     existing = read_draw(port, ev)

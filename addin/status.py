@@ -49,7 +49,8 @@ def _finished(port: WorkbookPort, has_awards: bool, standings_layouts) -> tuple[
 
 
 def _pairs_status(port: WorkbookPort) -> tuple[str, str]:
-    from bianpai.addin.pairs_check import eligibility_findings, roster_findings  # noqa: PLC0415
+    from bianpai.addin.pairs_check import (ceiling_findings, eligibility_findings,  # noqa: PLC0415
+                                           roster_findings)
     from bianpai.addin.pairs_results import collect_results  # noqa: PLC0415
     from bianpai.addin.event import load_event, read_draw  # noqa: PLC0415
 
@@ -57,7 +58,7 @@ def _pairs_status(port: WorkbookPort) -> tuple[str, str]:
     if ev.roster.empty:
         return "报名表为空", "请填写报名表，然后点“检查名单”"
     errors = ev.errors + roster_findings(ev)
-    found = eligibility_findings(ev)
+    found = ceiling_findings(ev) + eligibility_findings(ev)
     errors += [e for s, e in found if s == "error"]
     if errors:
         where = f"（首处：{errors[0].where}）" if errors[0].where else ""

@@ -316,6 +316,9 @@ class Group(Strict):
     # the fewest entries the stage structure can be played with (checked before the first draw)
     min_entries: int | None = Field(None, ge=2)
     min_entries_note: str | None = None
+    # the most entries the 规程 admits to this group (深圳 七（一）3: 男子 8 对, 女子 4 对, 混合 4 对)
+    max_entries: int | None = Field(None, ge=2)
+    max_entries_note: str | None = None
     final_ranking: list[FinalRankPart] | None = None
     #: a ranking derived from another group's results (no stages of its own)
     derived: DerivedRanking | None = None

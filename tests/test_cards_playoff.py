@@ -88,7 +88,7 @@ def _standing(path: Path) -> list[tuple]:
 
 
 def test_the_rank_command_offers_the_extra_deal_where_the_tie_remains(played):
-    """三游数量相同，则加赛一副牌: only pairs 3 and 4 are level on points, 头游, 二游 and 三游; the
+    """十（五）（3）三游数量相同，则加赛一副牌 (OT-36): only pairs 3 and 4 are level on points, 头游, 二游 and 三游; the
     rank command prepares deal 5 of their match in 逐局成绩 and says so in their 说明."""
     sched = [r for r in rows(played, "对阵")[1:] if r[0] == ZSY]
     m34 = next(r for r in sched if {r[6], r[8]} == {3, 4})
@@ -122,7 +122,7 @@ def _type_extra(path: Path, places: tuple, where=None) -> int:
 
 
 def test_the_typed_extra_deal_decides_the_ranking(played, tmp_path, head=1):
-    """加赛牌获得头游方获胜: whichever side takes 头游 in deal 5 is placed above the other."""
+    """十（五）（3）加赛牌获得头游方获胜 (OT-36): whichever side takes 头游 in deal 5 is placed above the other."""
     path = _copy(played, tmp_path)
     m34 = next(r for r in rows(path, "对阵")[1:] if r[0] == ZSY and {r[6], r[8]} == {3, 4})
     _type_extra(path, (1, 4, 2, 3) if head == 0 else (2, 3, 1, 4))
@@ -166,7 +166,7 @@ def _games(deals) -> TypedMatch:
 
 
 def test_three_or_more_level_pairs_play_each_other_once():
-    """Reading (setting note): with 3+ pairs level after 三游 each two play one extra deal; no
+    """十（五）（3） (OT-36) reading (setting note): with 3+ pairs level after 三游 each two play one extra deal; no
     offer in a knockout (must_decide) or with ``ranking_playoff`` off."""
     s = ZhengShangYouScoring()
     ms = [Match(1, 1, (1, 2)), Match(1, 2, (3, 4)), Match(2, 1, (1, 3)), Match(2, 2, (2, 4)),

@@ -77,7 +77,7 @@ def copy(qualified, tmp_path) -> Path:
 
 
 def test_a_seed_withdrawn_before_the_qualifiers_is_replaced_by_the_next_ranked(qualified):
-    """"未报名参赛或不符合参赛条件…按照排名依次顺延递补": seed 1 withdraws while the qualifiers have
+    """十二（四） (CB-05) "未报名参赛或不符合参赛条件…按照排名依次顺延递补": seed 1 withdraws while the qualifiers have
     no result → the best-rated man without a seed takes seed 1's slot (pool A, 1号位); he
     leaves the qualifiers (his drawn match is a walkover for the opponent); all logged."""
     path, info = qualified
@@ -111,7 +111,7 @@ def _wins(path: Path) -> dict[int, int]:
 
 
 def test_a_withdrawal_before_the_draw_is_replaced_by_the_best_non_qualified(copy):
-    """"已报名又临时退赛的…在资格赛未出线的选手中依据资格赛的综合成绩择优递补": a qualified player
+    """十二（四） (CB-05) "已报名又临时退赛的…在资格赛未出线的选手中依据资格赛的综合成绩择优递补": a qualified player
     withdraws after 晋级, before stage 1 is drawn → a non-qualified qualifier with the most
     matches won (综合成绩 reading: 胜场 → 胜率 → 胜局 → 抽签) takes his slot in the draw."""
     ev = load_core_event(OpenpyxlPort(copy, command="test"))
@@ -137,7 +137,7 @@ def test_a_withdrawal_before_the_draw_is_replaced_by_the_best_non_qualified(copy
 
 
 def test_after_the_draw_the_default_is_a_walkover(copy):
-    """Reading (setting ``after_draw: walkover``): once the notarized draw is made (十六（三）3), a
+    """十二（四） (CB-05) reading (setting ``after_draw: walkover``): once the notarized draw is made (十六（三）3), a
     withdrawn player is not replaced; his opponent goes on (十六（一）5 弃权)."""
     assert run("draw", copy, "--seed", 70).exit_code == 0
     r1 = next(r for r in rows(copy, "对阵")[1:] if r[1] == MAIN and r[8] is not None)

@@ -362,3 +362,35 @@ def test_sz12_numbers_drawn_by_seeded_lot(tmp_path):
         assert {r[5] for r in draw} == {str(seed)}
         orders.append([r[2] for r in sorted(draw, key=lambda r: r[1])])
     assert orders[0] == orders[2] and orders[0] != orders[1]
+
+
+def test_sz04_group_ceilings_8_4_4_pairs(tmp_path):
+    """SZ-04, 七（一）3："（1）获得……深圳站男子双人组前四名、女子双人组前两名，混合双人组前两名的运动员……
+    （2）深圳市掼蛋运动协会可推荐男子双人组4对、女子双人组2对，混合双人组2对运动员" — at most 8 / 4 / 4
+    pairs (``groups[*].max_entries``). A fifth women's pair is a warning naming its 报名 rows; the
+    draw refuses it until accepted with a reason, and writes nothing; four pairs pass."""
+    import openpyxl
+
+    from bianpai.addin import commands
+    from bianpai.engines.errors import InputErrors
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    from tests.helpers import digest, fill, new_event, pair_row
+
+    assert [g.max_entries for g in REG.groups] == [8, 4, 4]
+    path = new_event(tmp_path / "sz04.xlsx")
+    rows = [pair_row("女子双人赛", f"甲{i}", f"乙{i}", "女", "女") for i in range(1, 6)]
+    fill(path, "报名", rows)
+    res = commands.check(OpenpyxlPort(path, command="check"))
+    over = [f for f in res.findings if "超过规程规定的 4 个" in str(f)]
+    assert over and "A2:A6" in str(over[0]), res.findings
+    before = digest(path)
+    with pytest.raises(InputErrors) as exc:
+        commands.draw(OpenpyxlPort(path, command="draw"), seed=1)
+    assert any("超过规程规定的 4 个" in e.zh and e.cell == "A2:A6" for e in exc.value.errors)
+    assert digest(path) == before
+    wb = openpyxl.load_workbook(path)
+    for cell in wb["报名"][2]:
+        cell.value = None  # back to four pairs (row 2 emptied)
+    wb.save(path)
+    res = commands.check(OpenpyxlPort(path, command="check"))
+    assert not [f for f in res.findings if "超过规程规定" in str(f)]
