@@ -415,7 +415,7 @@ class GoujiScoring(BaseModel):
     def _typed_frames(self, typed: TypedMatch) -> tuple[pd.DataFrame, pd.DataFrame | None]:
         """``games`` (index: the sheet row when known; typed-points columns dropped when empty)
         and ``adjustments`` (``None`` when there are none) in the shapes :meth:`score` reads."""
-        recs = typed.games.to_dict("records")
+        recs = typed._records()
         cols = [c for c in typed.games.columns if c != "_row" and not (
             c in ("points_0", "points_1") and all(r[c] is None or r[c] != r[c] for r in recs))]
         index = [r["_row"] for r in recs] if "_row" in typed.games.columns else None
@@ -439,7 +439,7 @@ class GoujiScoring(BaseModel):
         ``tie_decider`` a tied match also needs its extra game."""
         if typed.decision:
             return True
-        recs = typed.games.to_dict("records")
+        recs = typed._records()
         n = self.games_per_match
         if len(recs) < n or not all(self._game_typed(None, r) for r in recs[:n]):
             return False
@@ -467,9 +467,9 @@ class GoujiScoring(BaseModel):
         局分, and every extra game typed so far is tied too (加赛 until one side wins); else 0."""
         if self.tie_decider != "extra_game" or typed.decision:
             return 0
-        g = typed.games
+        recs = typed._records()
         n = self.games_per_match
-        if len(g) < n or not all(self._game_typed(g, rec) for _, rec in g.head(n).iterrows()):
+        if len(recs) < n or not all(self._game_typed(None, rec) for rec in recs[:n]):
             return 0
         m = Match(1, 1, (1, 2))
         try:
@@ -481,8 +481,8 @@ class GoujiScoring(BaseModel):
         return int(all(r.outcome == ("D", "D") for r in extras))
 
     def _score_games(self, match: Match, typed: TypedMatch, upto: int | None) -> MatchResult:
-        key = (match, upto, typed.decision, typed.penalties,
-               tuple(tuple(r) for r in typed.games.itertuples(index=False)))
+        key = (match, upto, typed.decision, typed.penalties, tuple(typed.games.columns),
+               typed.game_key())
         hit = self._memo.get(key)
         if hit is None:
             hit = self._memo[key] = self._score_games_uncached(match, typed, upto)

@@ -21,12 +21,14 @@ files left by a killed save are removed by the next command on the workbook.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import sys
 import tempfile
 import warnings
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 
@@ -128,6 +130,13 @@ class OpenpyxlPort:
                              sheet=sheet)
         ws = self._sheet(sheet)
         rows = [[self._value(c) for c in r] for r in ws.iter_rows()]
+        # what this port wrote reads as it will read back from the saved file (one command
+        # after another on one open port sees what it would see through the file)
+        if sheet in self._changes.rewritten:
+            rows = [[_as_saved(v) for v in r] for r in rows]
+        for (r, c) in self._changes.appended.get(sheet, ()):
+            if r <= len(rows) and c <= len(rows[r - 1]):
+                rows[r - 1][c - 1] = _as_saved(rows[r - 1][c - 1])
         # a merged range (e.g. 组别 merged down a roster) reads as its top-left value everywhere
         for rng in ws.merged_cells.ranges:
             top = rows[rng.min_row - 1][rng.min_col - 1] if rng.min_row <= len(rows) else None
@@ -318,3 +327,15 @@ class OpenpyxlPort:
             self._lock.release()
         except Exception:
             pass
+
+
+def _as_saved(v: Any) -> Any:
+    """A value written to a cell as openpyxl reads it back from the saved file: ``""`` is
+    empty, a whole float an ``int`` (``3.0`` is stored as ``3``), a date a ``datetime``."""
+    if isinstance(v, str):
+        return None if v == "" else v
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e16:
+        return int(v)
+    if type(v) is dt.date:
+        return dt.datetime.combine(v, dt.time())
+    return v
