@@ -308,7 +308,8 @@ class TypedMatch:
         """The typed game rows as a hashable tuple of tuples (for a scoring's memo)."""
         cached = self.__dict__.get("_game_key")
         if cached is None:
-            cached = tuple(tuple(r.values()) for r in self._records())
+            cached = tuple(tuple(None if isinstance(v, float) and v != v else v
+                                 for v in r.values()) for r in self._records())
             object.__setattr__(self, "_game_key", cached)
         return cached
 

@@ -67,6 +67,12 @@ DEFAULT_NOTE = (
     "change its result.")
 
 
+#: scored matches by (scoring settings, match, typed values): a pure function, so the same
+#: typed rows are scored once per process (is_complete then score_typed, and every later
+#: command of a demo or a server reading the same workbook)
+_SCORED: dict = {}
+
+
 class GoujiScoring(BaseModel):
     """Scoring of a gouji team match (kind ``gouji_games``, alias 够级). See the module text.
 
@@ -140,6 +146,7 @@ class GoujiScoring(BaseModel):
     #: scored matches by (match, typed values): a pure function, so a repeated evaluation of
     #: the same typed rows (is_complete, then score_typed) is computed once
     _memo: dict = PrivateAttr(default_factory=dict)
+    _settings_key: str | None = PrivateAttr(default=None)
 
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("主队", "Home"), ("客队", "Away"))
     #: what is typed per game: (column, Chinese, English)
@@ -481,13 +488,17 @@ class GoujiScoring(BaseModel):
         return int(all(r.outcome == ("D", "D") for r in extras))
 
     def _score_games(self, match: Match, typed: TypedMatch, upto: int | None) -> MatchResult:
-        key = (match, upto, typed.decision, typed.penalties, tuple(typed.games.columns),
-               typed.game_key())
-        hit = self._memo.get(key)
+        # every command reads the regulation anew (a new scoring object): the memo is shared
+        # by scorings of equal settings, so a match typed earlier is scored once per process
+        if self._settings_key is None:
+            self._settings_key = self.model_dump_json()
+        key = (self._settings_key, match, upto, typed.decision, typed.penalties,
+               tuple(typed.games.columns), typed.game_key())
+        hit = _SCORED.get(key)
         if hit is None:
-            hit = self._memo[key] = self._score_games_uncached(match, typed, upto)
-            if len(self._memo) > 20000:
-                self._memo.clear()
+            hit = _SCORED[key] = self._score_games_uncached(match, typed, upto)
+            if len(_SCORED) > 50000:
+                _SCORED.clear()
         return hit
 
     def _score_games_uncached(self, match: Match, typed: TypedMatch, upto: int | None
