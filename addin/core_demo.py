@@ -26,6 +26,30 @@ from bianpai.workbooks.tables import find_sheet
 
 __all__ = ["run_core_demo"]
 
+
+class DemoPort(OpenpyxlPort):
+    """One workbook held open for the whole demo: the commands' own ``save`` only marks it
+    changed, :meth:`commit` writes it (once at the end), so a simulated event reads and
+    writes every sheet in memory instead of loading and saving the file per step. The
+    commands see exactly what they would see through files: a later command reads the
+    sheets an earlier one wrote (in memory) or left untouched (from the file)."""
+
+    dirty = False
+
+    def save(self) -> None:
+        self.dirty = True
+
+    def commit(self) -> None:
+        """Write everything (one package-preserving save)."""
+        if self.dirty:
+            OpenpyxlPort.save(self)
+            self.dirty = False
+
+
+def _port(out, command: str) -> OpenpyxlPort:
+    """``out`` itself when it is an open port (the demo's), else the workbook at that path."""
+    return out if isinstance(out, OpenpyxlPort) else OpenpyxlPort(out, command=command)
+
 CITIES = ["青岛", "济南", "烟台", "潍坊", "临沂", "淄博", "济宁", "泰安", "威海", "日照", "滨州",
           "德州", "聊城", "菏泽", "枣庄", "东营", "莱芜", "莱西", "胶州", "平度"]
 SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕"
@@ -150,12 +174,12 @@ def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list
     return rows
 
 
-def _fill_match_results(out: Path, rng: random.Random, strength: dict) -> int:
+def _fill_match_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict) -> int:
     """Simulated values in every 成绩 row not typed yet, for scorings typed per match
     (``games_per_match`` 0): the scoring's ``simulate_match(rng, strengths, prefilled)`` (else
     its first ``simulate`` row)."""
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
-    port = OpenpyxlPort(out, command="demo-results")
+    port = _port(out, "demo-results")
     ev = load_core_event(port)
     name = find_sheet(port, ev.lay.results)
     if name is None:
@@ -195,12 +219,12 @@ def _fill_match_results(out: Path, rng: random.Random, strength: dict) -> int:
     return filled
 
 
-def _type_places(out: Path, rng: random.Random) -> list[str]:
+def _type_places(out: Path | OpenpyxlPort, rng: random.Random) -> list[str]:
     """Groups without stages (no engine for their format): a random order of their entrants
     typed in 名次录入, as the arbiter would. Returns the groups typed."""
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
     from bianpai.workbooks import layouts as L  # noqa: PLC0415
-    port = OpenpyxlPort(out, command="demo-places")
+    port = _port(out, "demo-places")
     ev = load_core_event(port)
     rows, done = [], []
     for g in ev.reg.groups:
@@ -219,10 +243,10 @@ def _type_places(out: Path, rng: random.Random) -> list[str]:
     return done
 
 
-def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
+def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict) -> int:
     """Simulated values in every empty 逐局成绩 row (by the stage scoring's ``simulate``)."""
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
-    port = OpenpyxlPort(out, command="demo-results")
+    port = _port(out, "demo-results")
     ev = load_core_event(port)
     name = find_sheet(port, ev.lay.games)
     grid = port.read_values(name)
@@ -278,12 +302,12 @@ def _fill_results(out: Path, rng: random.Random, strength: dict) -> int:
     return filled
 
 
-def _bracket_pictures(out: Path) -> list[Path]:
+def _bracket_pictures(out: Path, port: OpenpyxlPort | None = None) -> list[Path]:
     """A PNG beside the workbook for every bracket stage played as one bracket (no pools):
     :func:`bianpai.workbooks.bracket_picture.render_bracket` of its ``bracket_table``."""
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
     from bianpai.workbooks.bracket_picture import render_bracket  # noqa: PLC0415
-    ev = load_core_event(OpenpyxlPort(out, command="demo-pictures"))
+    ev = load_core_event(port or OpenpyxlPort(out, command="demo-pictures"))
     from bianpai.addin.competition_commands import bracket_stages  # noqa: PLC0415
     paths = []
     for g, s, table in bracket_stages(ev):
@@ -313,7 +337,9 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
     port = OpenpyxlPort(out, create=True, command="new")
     commands.build_workbook(port, reg)
     console.print(f"[green]✓[/] 新建工作簿 {out}（{reg.title_zh}）")
-    port = OpenpyxlPort(out, command="demo-roster")
+    # one open workbook for the whole event: every command reads and writes it in memory and
+    # it is written once at the end (each step through files cost a load and a save)
+    port = DemoPort(out, command="demo")
     if reg.roster_layout == "people":
         people = _people_roster(reg, seed, fields)
         port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), people, start_row=2)
@@ -324,47 +350,49 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
         port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
         n_entries = len(roster)
-    port.save()
     console.print(f"[green]✓[/] 报名：{n_entries} 个参赛单位（队/组合/个人），{len(people)} 人")
-    res = commands.check(OpenpyxlPort(out, command="check"))
-    console.print(f"[green]✓[/] {res.summary_zh}")
-    rng = random.Random(seed + 1)
-    strength: dict = {}
-    step = 0
     from bianpai.addin.terminal import progress_bar  # noqa: PLC0415
-    with progress_bar(console, "模拟比赛（抽签编排 → 录入成绩）") as tick:
-        while step < 200:
-            step += 1
-            tick(f"第 {step} 步")
-            try:
-                res = commands.draw(OpenpyxlPort(out, command="draw"), seed=seed + step)
-            except RuleError as exc:
-                if "advance" in exc.en:
-                    res = commands.advance(OpenpyxlPort(out, command="advance"), seed=seed + step)
-                    console.print(f"[green]✓[/] {res.summary_zh}")
-                    continue
+    try:
+        res = commands.check(port)
+        console.print(f"[green]✓[/] {res.summary_zh}")
+        rng = random.Random(seed + 1)
+        strength: dict = {}
+        step = 0
+        with progress_bar(console, "模拟比赛（抽签编排 → 录入成绩）") as tick:
+            while step < 200:
+                step += 1
+                tick(f"第 {step} 步")
+                try:
+                    res = commands.draw(port, seed=seed + step)
+                except RuleError as exc:
+                    if getattr(exc, "next_command", None) == "advance":
+                        res = commands.advance(port, seed=seed + step)
+                        console.print(f"[green]✓[/] {res.summary_zh}")
+                        continue
+                    break
+                console.print(f"[green]✓[/] {res.summary_zh}")
+                if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
+                    _fill_results(port, rng, strength)
+                _fill_match_results(port, rng, strength)
+        typed = _type_places(port, rng)
+        if typed:
+            console.print(f"[green]✓[/] 名次录入（无编排阶段的组别）：{'、'.join(typed)}")
+        res = commands.rank(port, seed=seed)
+        console.print(f"[green]✓[/] {res.summary_zh}")
+        # ranking play-offs the rank command prepared (争上游's extra deal): typed, ranked again
+        for _ in range(5):
+            if not _fill_results(port, rng, strength):
                 break
-            console.print(f"[green]✓[/] {res.summary_zh}")
-            if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
-                _fill_results(out, rng, strength)
-            _fill_match_results(out, rng, strength)
-    typed = _type_places(out, rng)
-    if typed:
-        console.print(f"[green]✓[/] 名次录入（无编排阶段的组别）：{'、'.join(typed)}")
-    res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
-    console.print(f"[green]✓[/] {res.summary_zh}")
-    # ranking play-offs the rank command prepared (争上游's extra deal): typed, ranked again
-    for _ in range(5):
-        if not _fill_results(out, rng, strength):
-            break
-        res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
-        console.print(f"[green]✓[/] 加赛已录入：{res.summary_zh}")
-    if pictures:
-        for path in _bracket_pictures(out):
-            console.print(f"[green]✓[/] 签表图 {path}")
-    if reg.awards is not None:
-        ares = commands.awards(OpenpyxlPort(out, command="awards"))
-        console.print(f"[green]✓[/] {ares.summary_zh}")
+            res = commands.rank(port, seed=seed)
+            console.print(f"[green]✓[/] 加赛已录入：{res.summary_zh}")
+        if pictures:
+            for path in _bracket_pictures(out, port):
+                console.print(f"[green]✓[/] 签表图 {path}")
+        if reg.awards is not None:
+            ares = commands.awards(port)
+            console.print(f"[green]✓[/] {ares.summary_zh}")
+    finally:
+        port.commit()
     for title, rows in res.data.items():
         if not title.endswith("总排名"):
             continue
@@ -373,9 +401,10 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         for col in (("名次", "队号", "队名", "名次来源") if team else ("名次", "序号", "姓名/组合", "名次来源")):
             t.add_column(col)
         # a large field shows its top (the podium and the prize places); the sheet has them all
-        shown = rows if len(rows) <= 40 else [r for r in rows if r["place"] <= 8]
+        shown = rows if len(rows) <= 40 else [r for r in rows if (r["place"] or 99) <= 8]
         for r in shown:
-            t.add_row(str(r["place"]), str(r.get("team", r.get("number"))), str(r["name"]),
+            place = "—" if r["place"] is None else str(r["place"])  # 不参加排名 (results annulled)
+            t.add_row(place, str(r.get("team", r.get("number"))), str(r["name"]),
                       str(r["source"]))
         if len(shown) < len(rows):
             t.add_row("…", "", f"（共 {len(rows)} 名，见“总排名”表）", "")

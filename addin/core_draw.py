@@ -252,7 +252,10 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         notes.append(e.zh.split("\n")[0].rstrip("：:") + "（未编排）")
     if not new and not seed_of:
         if notes:
-            raise RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
+            exc = RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
+            # what to press next, for a caller that drives the commands (the demo, a front)
+            exc.next_command = "advance" if any("bianpai advance" in n for n in notes) else None
+            raise exc
         raise RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
     _write_draw(ev, seed_of, new)
     parts: dict[str, int] = {}

@@ -463,9 +463,10 @@ def _read_typed(ev: CoreEvent) -> None:
     for key in set(totals) | set(games) | set(pens):
         vals, decision, where_t = totals.get(key, ({}, None, ""))
         rows = games.get(key, [])
-        gdf = pd.DataFrame(rows).sort_values("game") if rows else pd.DataFrame(columns=["game"])
+        gdf = _games_frame(rows)
         has_totals = any(v is not None for k, v in vals.items() if k not in prefilled)
-        has_games = bool(rows) and gdf.drop(columns=["game", "_row"], errors="ignore").notna().any(axis=None)
+        has_games = any(not pd.isna(v) for r in rows for k, v in r.items()
+                        if k not in ("game", "_row"))
         if has_totals and has_games:
             ev.errors.append(InputError("同一场比赛既在“成绩”表录入了总分，又在“逐局成绩”表录入了各局：只能二选一",
                                         "a match is entered both as totals and game by game; keep one",
@@ -475,6 +476,25 @@ def _read_typed(ev: CoreEvent) -> None:
                                    decision=decision, penalties=tuple(pens.get(key, ())),
                                    where=tuple(w for w in (where_t, where_g.get(key, "")) if w),
                                    cells=cells.get(key, {}))
+
+
+def _games_frame(rows: list[dict]) -> pd.DataFrame:
+    """One match's game rows as a frame in game order (what ``pd.DataFrame(rows)
+    .sort_values("game")`` gives, index included: the rows' positions as typed), sorted in
+    Python: thousands of matches are read per command and pandas' sort costs far more than the
+    rows on a frame this small. An empty game number sorts last."""
+    if not rows:
+        return pd.DataFrame(columns=["game"])
+
+    def order(i: int):
+        g = rows[i]["game"]
+        blank = g is None or g != g
+        return (blank, 0 if blank else g)
+
+    idx = sorted(range(len(rows)), key=order)
+    if idx == list(range(len(rows))):
+        return pd.DataFrame(rows)
+    return pd.DataFrame([rows[i] for i in idx], index=idx)
 
 
 def _check_members(ev: CoreEvent) -> None:

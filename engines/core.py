@@ -292,11 +292,29 @@ class TypedMatch:
 
     def game_records(self) -> list[dict[str, Any]]:
         """The game rows as dicts (column → value), in order; much cheaper than
-        ``games.to_dict("records")`` on the small frames of one match."""
-        g = self.games
-        cols = list(g.columns)
-        return [dict(zip(cols, row)) for row in zip(*(g[c].tolist() for c in cols))] \
-            if cols else []
+        ``games.to_dict("records")`` on the small frames of one match. Computed once per
+        match (the frame is never changed in place) and handed out as fresh dicts."""
+        return [dict(r) for r in self._records()]
+
+    def _records(self) -> list[dict[str, Any]]:
+        """The cached game rows (shared: callers copy before changing one)."""
+        cached = self.__dict__.get("_game_records")
+        if cached is None:
+            g = self.games
+            cols = list(g.columns)
+            cached = [dict(zip(cols, row)) for row in zip(*(g[c].tolist() for c in cols))] \
+                if cols else []
+            object.__setattr__(self, "_game_records", cached)
+        return cached
+
+    def game_key(self) -> tuple:
+        """The typed game rows as a hashable tuple of tuples (for a scoring's memo)."""
+        cached = self.__dict__.get("_game_key")
+        if cached is None:
+            cached = tuple(tuple(None if isinstance(v, float) and v != v else v
+                                 for v in r.values()) for r in self._records())
+            object.__setattr__(self, "_game_key", cached)
+        return cached
 
     def rows_with(self, column: str) -> list[dict[str, Any]]:
         """The game rows whose ``column`` holds a value (not empty, not blank text)."""
@@ -308,9 +326,8 @@ class TypedMatch:
     @property
     def empty(self) -> bool:
         """Nothing typed: no game value, no total, no decision."""
-        values = self.games[[c for c in self.games.columns
-                             if c != "game" and not str(c).startswith("_")]]
-        has_games = not values.empty and bool(values.notna().any(axis=None))
+        has_games = any(not pd.isna(v) for r in self._records()
+                        for k, v in r.items() if k != "game" and not str(k).startswith("_"))
         return not has_games and not any(v is not None for v in self.totals.values()) \
             and self.decision is None
 

@@ -141,6 +141,7 @@ class GoujiScoring(GoujiEntry, BaseModel):
     #: scored matches by (match, typed values): a pure function, so a repeated evaluation of
     #: the same typed rows (is_complete, then score_typed) is computed once
     _memo: dict = PrivateAttr(default_factory=dict)
+    _settings_key: str | None = PrivateAttr(default=None)
 
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("主队", "Home"), ("客队", "Away"))
     #: what is typed per game: (column, Chinese, English)

@@ -26,6 +26,12 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["GoujiEntry"]
 
 
+#: scored matches by (scoring settings, match, typed values): a pure function, so the same
+#: typed rows are scored once per process (is_complete then score_typed, and every later
+#: command of a demo or a server reading the same workbook)
+_SCORED: dict = {}
+
+
 class GoujiEntry:
     """Typed-entry protocol of the gouji scoring (mixed into ``GoujiScoring``)."""
 
@@ -50,7 +56,7 @@ class GoujiEntry:
     def _typed_frames(self, typed: TypedMatch) -> tuple[pd.DataFrame, pd.DataFrame | None]:
         """``games`` (index: the sheet row when known; typed-points columns dropped when empty)
         and ``adjustments`` (``None`` when there are none) in the shapes :meth:`score` reads."""
-        recs = typed.games.to_dict("records")
+        recs = typed._records()
         cols = [c for c in typed.games.columns if c != "_row" and not (
             c in ("points_0", "points_1") and all(r[c] is None or r[c] != r[c] for r in recs))]
         index = [r["_row"] for r in recs] if "_row" in typed.games.columns else None
@@ -74,7 +80,7 @@ class GoujiEntry:
         ``tie_decider`` a tied match also needs its extra game."""
         if typed.decision:
             return True
-        recs = typed.games.to_dict("records")
+        recs = typed._records()
         n = self.games_per_match
         if len(recs) < n or not all(self._game_typed(None, r) for r in recs[:n]):
             return False
@@ -103,9 +109,9 @@ class GoujiEntry:
         局分, and every extra game typed so far is tied too (加赛 until one side wins); else 0."""
         if self.tie_decider != "extra_game" or typed.decision:
             return 0
-        g = typed.games
+        recs = typed._records()
         n = self.games_per_match
-        if len(g) < n or not all(self._game_typed(g, rec) for _, rec in g.head(n).iterrows()):
+        if len(recs) < n or not all(self._game_typed(None, rec) for rec in recs[:n]):
             return 0
         m = Match(1, 1, (1, 2))
         try:
@@ -117,13 +123,17 @@ class GoujiEntry:
         return int(all(r.outcome == ("D", "D") for r in extras))
 
     def _score_games(self, match: Match, typed: TypedMatch, upto: int | None) -> MatchResult:
-        key = (match, upto, typed.decision, typed.penalties,
-               tuple(tuple(r) for r in typed.games.itertuples(index=False)))
-        hit = self._memo.get(key)
+        # every command reads the regulation anew (a new scoring object): the memo is shared
+        # by scorings of equal settings, so a match typed earlier is scored once per process
+        if self._settings_key is None:
+            self._settings_key = self.model_dump_json()
+        key = (self._settings_key, match, upto, typed.decision, typed.penalties,
+               tuple(typed.games.columns), typed.game_key())
+        hit = _SCORED.get(key)
         if hit is None:
-            hit = self._memo[key] = self._score_games_uncached(match, typed, upto)
-            if len(self._memo) > 20000:
-                self._memo.clear()
+            hit = _SCORED[key] = self._score_games_uncached(match, typed, upto)
+            if len(_SCORED) > 50000:
+                _SCORED.clear()
         return hit
 
     def _score_games_uncached(self, match: Match, typed: TypedMatch, upto: int | None

@@ -75,11 +75,23 @@ def sum_of(column: str) -> Callable:
         out: Values = {}
         if column not in r.columns:  # no result carries it yet (e.g. before round 1)
             return {e: Decimal(0) for e in members}
+        # one pass over the rows (a mask per entrant costs a frame scan each)
         for e in members:
-            vals = r.loc[r["entrant"] == e, column]
-            out[e] = sum((to_decimal(v) for v in vals if not pd.isna(v)), Decimal(0))
+            out[e] = Decimal(0)
+        for e, v in zip(r["entrant"].tolist(), r[column].tolist()):
+            if e in out and not pd.isna(v):
+                out[e] += to_decimal(v)
         return out
     return compute
+
+
+def _by_entrant(r: pd.DataFrame, column: str, members) -> dict:
+    """``column``'s values per entrant of ``members``, in row order (one pass)."""
+    out: dict = {e: [] for e in members}
+    for e, v in zip(r["entrant"].tolist(), r[column].tolist()):
+        if e in out:
+            out[e].append(v)
+    return out
 
 
 def mean_of(column: str) -> Callable:
@@ -89,8 +101,9 @@ def mean_of(column: str) -> Callable:
         out: Values = {}
         if column not in r.columns:
             return {e: None for e in members}
+        per = _by_entrant(r, column, members)
         for e in members:
-            vals = [to_decimal(v) for v in r.loc[r["entrant"] == e, column] if not pd.isna(v)]
+            vals = [to_decimal(v) for v in per[e] if not pd.isna(v)]
             out[e] = q2(sum(vals, Decimal(0)) / len(vals)) if vals else None
         return out
     return compute
@@ -102,9 +115,18 @@ def count_of(column: str, values: Iterable[str]) -> Callable:
 
     def compute(members, results, ctx):
         r = _played(results)
-        return {e: Decimal(int(r.loc[r["entrant"] == e, column].isin(wanted).sum()))
+        per = _by_entrant(r, column, members)
+        return {e: Decimal(sum(1 for v in per[e] if v is not pd.NA and _hashable(v) and v in wanted))
                 for e in members}
     return compute
+
+
+def _hashable(v) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
 
 
 def head_to_head(column: str) -> Callable:

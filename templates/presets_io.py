@@ -19,8 +19,9 @@ DEFAULT_PRESET = "shenzhen-guandan-pairs-2023"
 
 @lru_cache(maxsize=64)
 def _parsed(text: str):
-    """``yaml.safe_load(text)``, cached by text (every command reloads its preset)."""
-    return yaml.safe_load(text)
+    """``yaml.safe_load(text)``, cached by text (every command reloads its preset); with
+    libyaml's C loader when PyYAML has it (the same safe schema, several times faster)."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def _safe_load(text: str):

@@ -23,31 +23,29 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 import sys
 import tempfile
 import warnings
 import zipfile
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import openpyxl
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.worksheet.table import Table, TableStyleInfo
 
 from bianpai.engines.errors import BianpaiError, InputError
-from bianpai.workbooks import backups, package, print_setup
-from bianpai.workbooks.port import Grid, SheetFormat
+from bianpai.workbooks import backups, package
+from bianpai.workbooks.port import Grid, SheetFormat  # noqa: F401
+# the pieces, one concept a module; their names stay importable from here
+from bianpai.workbooks.file_lock import (TEMP_SUFFIX, FileLock, _write_target,  # noqa: F401
+                                         remove_stale_temps)
+from bianpai.workbooks.lazy_book import LazyBook
+from bianpai.workbooks.sheet_writing import (FORMULA_START, _apply_format, _set,  # noqa: F401
+                                             _style_of)
 
 #: Zip parts openpyxl does not keep on a round trip (legacy VML buttons and vbaProject.bin are
 #: kept with ``keep_vba=True``).
 DROPPED_PARTS = ("xl/drawings/drawing", "xl/charts/", "xl/media/", "xl/webextensions/",
                  "xl/activeX/", "xl/ctrlProps/", "customXml/", "xl/diagrams/")
-
-FORMULA_START = ("=", "+", "-", "@")
 
 
 def dropped_parts(path: Path) -> list[str]:
@@ -58,79 +56,6 @@ def dropped_parts(path: Path) -> list[str]:
     except zipfile.BadZipFile as exc:
         raise InputError(f"{path.name} 不是有效的 Excel 文件（.xlsx/.xlsm）",
                          f"{path.name} is not a valid Excel file (.xlsx/.xlsm)") from exc
-
-
-class LazyBook:
-    """An openpyxl workbook whose worksheets are parsed on first use.
-
-    Opening reads the package's workbook part, styles and shared strings, and puts an empty
-    worksheet in place of each sheet; :meth:`sheet` parses one on demand with openpyxl's own
-    reader (so a sheet that is parsed is exactly what ``load_workbook`` gives). A command reads
-    a few sheets of a workbook that may hold many more (an archive of earlier results…), and the
-    package-preserving save never needs the others. :meth:`load_all` parses the rest (for a
-    whole-workbook save).
-    """
-
-    def __init__(self, path: Path, *, keep_vba: bool = False, data_only: bool = False):
-        from openpyxl.reader.excel import ExcelReader
-
-        book = self
-        self.path = path
-        self._pending: dict[str, tuple] = {}
-
-        class _Reader(ExcelReader):
-            def read_worksheets(self):  # placeholders only; parsed by LazyBook.sheet
-                for sheet, rel in self.parser.find_sheets():
-                    if rel.target not in self.valid_files:
-                        continue
-                    if "chartsheet" in rel.Type:
-                        self.read_chartsheet(sheet, rel)
-                        continue
-                    ws = self.wb.create_sheet(sheet.name)
-                    ws.sheet_state = sheet.state
-                    book._pending[sheet.name] = (sheet, rel)
-
-        self._reader = _Reader(str(path), read_only=False, keep_vba=keep_vba,
-                               data_only=data_only, keep_links=True)
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
-            self._reader.read()
-        self.wb = self._reader.wb
-
-    def sheet(self, name: str):
-        """The worksheet ``name``, parsed now if it was not yet."""
-        ws = self.wb[name]
-        pending = self._pending.pop(name, None)
-        if pending is not None:
-            self._parse(ws, *pending)
-        return ws
-
-    def forget(self, name: str) -> None:
-        """``name`` is replaced or deleted: it will never be parsed."""
-        self._pending.pop(name, None)
-
-    def _parse(self, ws, sheet, rel) -> None:
-        """openpyxl's own worksheet reader, run for this one sheet into its placeholder."""
-        from openpyxl.reader.excel import ExcelReader
-        r = self._reader
-        r.archive = zipfile.ZipFile(self.path)
-        wb = r.wb
-        find = r.parser.find_sheets
-        try:
-            r.parser.find_sheets = lambda: iter([(sheet, rel)])
-            wb.create_sheet = lambda title=None, index=None: ws
-            with warnings.catch_warnings():  # see OpenpyxlPort.__init__: those parts are kept
-                warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
-                ExcelReader.read_worksheets(r)
-        finally:
-            del wb.create_sheet
-            r.parser.find_sheets = find
-            r.archive.close()
-
-    def load_all(self):
-        for name in list(self._pending):
-            self.sheet(name)
-        return self.wb
 
 
 class OpenpyxlPort:
@@ -205,6 +130,13 @@ class OpenpyxlPort:
                              sheet=sheet)
         ws = self._sheet(sheet)
         rows = [[self._value(c) for c in r] for r in ws.iter_rows()]
+        # what this port wrote reads as it will read back from the saved file (one command
+        # after another on one open port sees what it would see through the file)
+        if sheet in self._changes.rewritten:
+            rows = [[_as_saved(v) for v in r] for r in rows]
+        for (r, c) in self._changes.appended.get(sheet, ()):
+            if r <= len(rows) and c <= len(rows[r - 1]):
+                rows[r - 1][c - 1] = _as_saved(rows[r - 1][c - 1])
         # a merged range (e.g. 组别 merged down a roster) reads as its top-left value everywhere
         for rng in ws.merged_cells.ranges:
             top = rows[rng.min_row - 1][rng.min_col - 1] if rng.min_row <= len(rows) else None
@@ -398,166 +330,13 @@ class OpenpyxlPort:
             pass
 
 
-TEMP_SUFFIX = ".bianpai-tmp"
-
-
-def _write_target(path: Path) -> Path:
-    """Where a save of ``path`` writes: the file a symbolic link points to (the link is kept)."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
-
-
-def remove_stale_temps(path: Path) -> list[Path]:
-    """Remove temporary files a killed save left beside ``path`` (call it holding the lock).
-    Returns the files removed."""
-    path = Path(path)
-    gone = []
-    for d in {path.parent, _write_target(path).parent}:
-        if not d.is_dir():
-            continue
-        legacy = re.compile(re.escape(f".{path.stem}.") + r"[a-z0-9_]{8}" + re.escape(path.suffix))
-        for p in d.iterdir():
-            n = p.name
-            if (n.startswith(f".{path.name}.") and n.endswith(TEMP_SUFFIX)) or legacy.fullmatch(n) \
-                    or n == f".{path.name}.undo":
-                try:
-                    p.unlink()
-                    gone.append(p)
-                except OSError:
-                    pass
-    return gone
-
-
-class FileLock:
-    """An exclusive advisory lock on ``<workbook>.bianpai-backups/lock`` held from reading a workbook
-    until it is saved, so two commands (processes) on one file cannot lose each other's writes.
-    Within one process the lock is shared (counted), so nested ports of one command never
-    block each other."""
-
-    _held: dict[str, list] = {}  # lock path -> [file handle, count]
-
-    def __init__(self, path: Path):
-        self.workbook = Path(path)
-        self.path = backups.backup_dir(path) / "lock"
-        self.key = str(self.path.resolve()) if self.path.parent.exists() else str(self.path)
-        self.mine = False
-
-    def acquire(self) -> None:
-        if self.mine:
-            return
-        try:
-            import fcntl
-        except ImportError:  # Windows: the desktop front runs inside Excel, one command at a time
-            return
-        held = self._held.get(self.key)
-        if held is not None:
-            held[1] += 1
-            self.mine = True
-            return
-        backups.ensure_dir(self.workbook)
-        fh = open(self.path, "a+")
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            fh.close()
-            raise BianpaiError("另一个 bianpai 命令正在处理此工作簿，请稍后再试",
-                               "another bianpai command is working on this workbook; try again")
-        self._held[self.key] = [fh, 1]
-        self.mine = True
-
-    def release(self) -> None:
-        if not self.mine:
-            return
-        self.mine = False
-        held = self._held.get(self.key)
-        if held is None:
-            return
-        held[1] -= 1
-        if held[1] <= 0:
-            held[0].close()
-            del self._held[self.key]
-
-
-def _style_of(cell) -> tuple:
-    """A cell's format as comparable numbers (no style = all zero)."""
-    style = tuple(cell._style) if cell._style is not None else ()
-    return style if any(style) else ()
-
-
-def _set(cell, v: Any) -> None:
-    if isinstance(v, Decimal):
-        v = float(v)
-    elif isinstance(v, bool) or v is None or isinstance(v, (int, float, dt.date, dt.datetime)):
-        pass
-    else:
-        v = str(v)
-    cell.value = v
-    if isinstance(v, str) and v.startswith(FORMULA_START):
-        # never a formula: store as a string with Excel's quote prefix
-        cell.data_type = "s"
-        cell.quotePrefix = True
-
-
-def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
-    hr = fmt.header_row
-    ncols = max((len(r) for r in values), default=0)
-    nrows = len(values)
-    if fmt.bold_header and nrows >= hr:
-        fill = PatternFill("solid", fgColor=fmt.header_fill.lstrip("#")) if fmt.header_fill else None
-        for c in range(1, ncols + 1):
-            cell = ws.cell(row=hr, column=c)
-            cell.font = Font(bold=True)
-            cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
-            if fill:
-                cell.fill = fill
-    for col in fmt.columns:
-        letter = get_column_letter(col.index + 1)
-        if col.width:
-            ws.column_dimensions[letter].width = col.width
-        body = range(hr + 1, max(nrows, hr) + 1)
-        if col.number_format:
-            for r in body:
-                ws.cell(row=r, column=col.index + 1).number_format = col.number_format
-        if col.wrap:
-            for r in body:
-                ws.cell(row=r, column=col.index + 1).alignment = Alignment(wrap_text=True,
-                                                                          vertical="top")
-        if col.choices:
-            dv = DataValidation(type="list", formula1='"' + ",".join(col.choices) + '"',
-                                allow_blank=True, showErrorMessage=True,
-                                errorTitle="输入无效 / Invalid",
-                                error="请从下拉列表中选择 / choose from the list")
-            ws.add_data_validation(dv)
-            dv.add(f"{letter}{hr + 1}:{letter}{hr + col.validation_rows}")
-    for i in fmt.text_columns:
-        for r in range(hr + 1, nrows + 1):
-            cell = ws.cell(row=r, column=i + 1)
-            if isinstance(cell.value, str) or cell.value is None:
-                cell.number_format = "@"
-    if fmt.freeze:
-        ws.freeze_panes = fmt.freeze
-    if fmt.print_setup:
-        ws.page_setup.paperSize = (ws.PAPERSIZE_A3 if fmt.print_setup.paper == "A3"
-                                   else ws.PAPERSIZE_A4)
-        ws.page_setup.orientation = "landscape" if fmt.print_setup.landscape else "portrait"
-        if fmt.print_setup.fit_width:
-            ws.sheet_properties.pageSetUpPr.fitToPage = True
-            ws.page_setup.fitToWidth = 1
-            ws.page_setup.fitToHeight = 0
-        if fmt.print_setup.repeat_header:
-            ws.print_title_rows = f"{hr}:{hr}"
-        ws.oddHeader.center.text = (fmt.print_setup.title + " — &A") if fmt.print_setup.title else "&A"
-        ws.oddFooter.center.text = "第 &P 页 / 共 &N 页"
-        ws.oddFooter.right.text = "&D"
-        ws.print_options.gridLines = True
-    if fmt.table_name and ncols:
-        ref = f"A{hr}:{get_column_letter(ncols)}{max(nrows, hr + 1)}"
-        t = Table(displayName=fmt.table_name, ref=ref)
-        t.tableStyleInfo = TableStyleInfo(name="TableStyleMedium2", showRowStripes=True)
-        ws.add_table(t)
-    if fmt.hidden:
-        ws.sheet_state = "hidden"
-    if fmt.page_breaks:
-        from openpyxl.worksheet.pagebreak import Break
-        for r in fmt.page_breaks:
-            ws.row_breaks.append(Break(id=r))
-    print_setup.apply_openpyxl(ws, values, fmt)  # breaks by column, paper rows, integers
+def _as_saved(v: Any) -> Any:
+    """A value written to a cell as openpyxl reads it back from the saved file: ``""`` is
+    empty, a whole float an ``int`` (``3.0`` is stored as ``3``), a date a ``datetime``."""
+    if isinstance(v, str):
+        return None if v == "" else v
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e16:
+        return int(v)
+    if type(v) is dt.date:
+        return dt.datetime.combine(v, dt.time())
+    return v

@@ -1,0 +1,84 @@
+"""Issue 13 (speed): the faster paths give exactly what the slower ones gave.
+
+No 规程 clause: these pin the workbook reading and the standings arithmetic the clause tests
+rely on (one open workbook read after its own writes, game rows in order, per-entrant sums).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pandas as pd
+
+from bianpai.addin.core_read import _games_frame
+from bianpai.engines.core import TypedMatch
+from bianpai.engines.standings import count_of, mean_of, sum_of
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+
+
+def test_a_port_reads_its_own_writes_as_the_saved_file_reads_them(tmp_path):
+    """One open workbook driven by several commands (the demo) must see what the file
+    would give: a whole float as an int, a date as a datetime, an empty string as empty."""
+    path = tmp_path / "w.xlsx"
+    port = OpenpyxlPort(path, create=True)
+    row = ["a", 3.0, 2.5, dt.date(2024, 5, 1), "", True, 7, Decimal("1.50")]
+    port.write_sheet("S", [["h"] * len(row), row])
+    port.write_sheet("T", [["h1", "h2"]])
+    port.save()
+    port = OpenpyxlPort(path)
+    port.append_rows("T", [[0.0, dt.date(2024, 1, 2)]], start_row=2)
+    in_memory = {s: port.read_values(s) for s in ("S", "T")}
+    port.save()
+    again = OpenpyxlPort(path)
+    assert in_memory == {s: again.read_values(s) for s in ("S", "T")}
+    assert in_memory["T"][1] == [0, dt.datetime(2024, 1, 2)]
+    assert [type(v) for v in in_memory["S"][1]] == [type(v) for v in again.read_values("S")[1]]
+    port2 = OpenpyxlPort(path)
+    port2.write_sheet("S", [["h"] * len(row), row])
+    assert port2.read_values("S") == again.read_values("S")
+
+
+def test_game_rows_in_game_order_as_pandas_sorts_them():
+    """A match's 逐局成绩 rows typed out of order come back in game order, index kept."""
+    rows = [{"game": 3, "x": "c", "_row": 9}, {"game": 1, "x": "a", "_row": 7},
+            {"game": None, "x": "z", "_row": 10}, {"game": 2, "x": None, "_row": 8}]
+    got = _games_frame(rows)
+    want = pd.DataFrame(rows).sort_values("game")
+    assert list(got.index) == list(want.index)
+    assert got["x"].tolist() == want["x"].tolist()
+    assert _games_frame([]).columns.tolist() == ["game"]
+    assert _games_frame(rows[:1]).equals(pd.DataFrame(rows[:1]))
+
+
+def test_typed_match_rows_are_cached_but_handed_out_fresh():
+    """TypedMatch.game_records: computed once, each caller gets its own dicts; blanks
+    (NaN) compare equal in the memo key."""
+    t = TypedMatch(games=pd.DataFrame({"game": [1, 2], "p": [1.0, float("nan")]}))
+    a = t.game_records()
+    a[0]["p"] = 99
+    assert t.game_records()[0]["p"] == 1.0
+    u = TypedMatch(games=pd.DataFrame({"game": [1, 2], "p": [1.0, float("nan")]}))
+    assert t.game_key() == u.game_key()
+    assert not t.empty
+    assert TypedMatch(games=pd.DataFrame({"game": [1], "p": [None]})).empty
+
+
+def _naive_sum(members, r, column):
+    return {e: sum((Decimal(str(v)) for v in r.loc[r["entrant"] == e, column] if not pd.isna(v)),
+                   Decimal(0)) for e in members}
+
+
+def test_one_pass_criteria_equal_the_per_entrant_scan():
+    """sum/mean/count over an entrant's completed rows, as the per-entrant mask gave them."""
+    r = pd.DataFrame({"entrant": pd.array([1, 2, 1, 3, 2, 1], dtype="Int64"),
+                      "pts": [2, 1, None, 3, 0.5, 1],
+                      "outcome": ["W", "L", "D", None, "W", "FW"],
+                      "complete": [True, True, True, True, False, True]})
+    members = [1, 2, 3, 4]
+    done = r[r["complete"]]
+    assert sum_of("pts")(members, r, {}) == _naive_sum(members, done, "pts")
+    means = mean_of("pts")(members, r, {})
+    assert means[1] == Decimal("1.50") and means[2] == Decimal("1.00") and means[4] is None
+    assert count_of("outcome", ["W", "FW"])(members, r, {}) == {
+        1: Decimal(2), 2: Decimal(0), 3: Decimal(0), 4: Decimal(0)}

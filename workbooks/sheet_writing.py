@@ -1,0 +1,104 @@
+"""Cell values and sheet formats written through openpyxl: :func:`_set` (a value, never a
+formula), :func:`_apply_format` (a :class:`~bianpai.workbooks.port.SheetFormat`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.table import Table, TableStyleInfo
+
+from bianpai.workbooks import print_setup
+from bianpai.workbooks.port import Grid, SheetFormat
+
+FORMULA_START = ("=", "+", "-", "@")
+
+
+def _style_of(cell) -> tuple:
+    """A cell's format as comparable numbers (no style = all zero)."""
+    style = tuple(cell._style) if cell._style is not None else ()
+    return style if any(style) else ()
+
+
+def _set(cell, v: Any) -> None:
+    if isinstance(v, Decimal):
+        v = float(v)
+    elif isinstance(v, bool) or v is None or isinstance(v, (int, float, dt.date, dt.datetime)):
+        pass
+    else:
+        v = str(v)
+    cell.value = v
+    if isinstance(v, str) and v.startswith(FORMULA_START):
+        # never a formula: store as a string with Excel's quote prefix
+        cell.data_type = "s"
+        cell.quotePrefix = True
+
+
+def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
+    hr = fmt.header_row
+    ncols = max((len(r) for r in values), default=0)
+    nrows = len(values)
+    if fmt.bold_header and nrows >= hr:
+        fill = PatternFill("solid", fgColor=fmt.header_fill.lstrip("#")) if fmt.header_fill else None
+        for c in range(1, ncols + 1):
+            cell = ws.cell(row=hr, column=c)
+            cell.font = Font(bold=True)
+            cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+            if fill:
+                cell.fill = fill
+    for col in fmt.columns:
+        letter = get_column_letter(col.index + 1)
+        if col.width:
+            ws.column_dimensions[letter].width = col.width
+        body = range(hr + 1, max(nrows, hr) + 1)
+        if col.number_format:
+            for r in body:
+                ws.cell(row=r, column=col.index + 1).number_format = col.number_format
+        if col.wrap:
+            for r in body:
+                ws.cell(row=r, column=col.index + 1).alignment = Alignment(wrap_text=True,
+                                                                          vertical="top")
+        if col.choices:
+            dv = DataValidation(type="list", formula1='"' + ",".join(col.choices) + '"',
+                                allow_blank=True, showErrorMessage=True,
+                                errorTitle="输入无效 / Invalid",
+                                error="请从下拉列表中选择 / choose from the list")
+            ws.add_data_validation(dv)
+            dv.add(f"{letter}{hr + 1}:{letter}{hr + col.validation_rows}")
+    for i in fmt.text_columns:
+        for r in range(hr + 1, nrows + 1):
+            cell = ws.cell(row=r, column=i + 1)
+            if isinstance(cell.value, str) or cell.value is None:
+                cell.number_format = "@"
+    if fmt.freeze:
+        ws.freeze_panes = fmt.freeze
+    if fmt.print_setup:
+        ws.page_setup.paperSize = (ws.PAPERSIZE_A3 if fmt.print_setup.paper == "A3"
+                                   else ws.PAPERSIZE_A4)
+        ws.page_setup.orientation = "landscape" if fmt.print_setup.landscape else "portrait"
+        if fmt.print_setup.fit_width:
+            ws.sheet_properties.pageSetUpPr.fitToPage = True
+            ws.page_setup.fitToWidth = 1
+            ws.page_setup.fitToHeight = 0
+        if fmt.print_setup.repeat_header:
+            ws.print_title_rows = f"{hr}:{hr}"
+        ws.oddHeader.center.text = (fmt.print_setup.title + " — &A") if fmt.print_setup.title else "&A"
+        ws.oddFooter.center.text = "第 &P 页 / 共 &N 页"
+        ws.oddFooter.right.text = "&D"
+        ws.print_options.gridLines = True
+    if fmt.table_name and ncols:
+        ref = f"A{hr}:{get_column_letter(ncols)}{max(nrows, hr + 1)}"
+        t = Table(displayName=fmt.table_name, ref=ref)
+        t.tableStyleInfo = TableStyleInfo(name="TableStyleMedium2", showRowStripes=True)
+        ws.add_table(t)
+    if fmt.hidden:
+        ws.sheet_state = "hidden"
+    if fmt.page_breaks:
+        from openpyxl.worksheet.pagebreak import Break
+        for r in fmt.page_breaks:
+            ws.row_breaks.append(Break(id=r))
+    print_setup.apply_openpyxl(ws, values, fmt)  # breaks by column, paper rows, integers
