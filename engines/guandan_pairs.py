@@ -57,6 +57,9 @@ class GuandanPairsCore:
     :class:`bianpai.engines.guandan.GuandanScoring`; the settings are its fields)."""
 
     scope: ClassVar[str] = "stage"
+    #: a 罚分 value means minutes or % of a top by its kind (0 for 迟到一轮): checked by
+    #: :meth:`penalty_pct`, not by the generic size check
+    checks_own_penalties: ClassVar[bool] = True
 
     @property
     def games_per_match(self) -> int:

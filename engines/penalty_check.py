@@ -27,7 +27,10 @@ def penalty_unit(scoring) -> Decimal | None:
 
 def check_penalty(scoring, value: Decimal, *, sheet: str, cell: str) -> InputError | None:
     """An error naming ``sheet!cell`` when ``value`` (a 罚分 cell) is not positive, or not a
-    whole multiple of the 规程's per-penalty size; None when it is right."""
+    whole multiple of the 规程's per-penalty size; None when it is right. A scoring whose
+    penalty values depend on their kind (``checks_own_penalties``) checks them itself."""
+    if getattr(scoring, "checks_own_penalties", False):
+        return None
     value = Decimal(value)
     if value <= 0:
         return InputError(f"罚分应填扣除的分数（正数），实际为 {value}",
