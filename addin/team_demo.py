@@ -95,9 +95,11 @@ def simulate_board(rng: random.Random, home: float, away: float) -> tuple[int, i
     return room(home, away), room(away, home)
 
 
-def fill_boards(out: Path, rng: random.Random, strength: dict[int, float]) -> int:
-    """Type every blank 逐副成绩 row of a scheduled match; returns the number of boards filled."""
-    port = OpenpyxlPort(out, command="demo-results")
+def fill_boards(out: Path | OpenpyxlPort, rng: random.Random, strength: dict[int, float]) -> int:
+    """Type every blank 逐副成绩 row of a scheduled match (in the workbook at ``out``, or in the
+    demo's open port); returns the number of boards filled."""
+    from bianpai.addin.core_demo import _port  # noqa: PLC0415
+    port = _port(out, "demo-results")
     ev = teams.load_team_event(port)
     idx = {(r.stage_id, int(r.round), int(r.table)): r for r in ev.schedule.itertuples()}
     name = find_sheet(port, T.TEAM_BOARDS)
@@ -133,55 +135,58 @@ def run_team_demo(preset: str, out: Path, *, seed: int = 2024, n_teams: int = 20
     port = OpenpyxlPort(out, create=True, command="new")
     commands.build_workbook(port, reg)
     console.print(f"[green]✓[/] 新建工作簿 {out}（{reg.title_zh}）")
-    port = OpenpyxlPort(out, command="demo-roster")
-    roster = team_roster(preset, seed, n_teams)
-    port.append_rows(find_sheet(port, T.TEAM_ROSTER), roster, start_row=2)
-    people = player_rows(preset, roster, seed)
-    port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
-    port.save()
-    console.print(f"[green]✓[/] 报名：{len(roster)} 队，队员表 {len(people)} 人")
-    res = commands.check(OpenpyxlPort(out, command="check"))
-    console.print(f"[green]✓[/] {res.summary_zh}")
-    for f in res.findings:
-        console.print(f"  [yellow]{f['severity']} {f['where']}[/] {f['zh']}")
-    # the 资格审查 accepts the warnings (e.g. 省直老体协's extra teams, 总规程六（二）3（2）)
-    accept = "资格审查委员会已核准（演示）" if any(
-        f["severity"] == "warning" for f in res.findings) else None
-    rng = random.Random(seed + 1)
-    strength = {t: rng.gauss(0, 0.5) for t in range(1, n_teams + 1)}
-    step = 0
-    while True:
-        ev = teams.load_team_event(OpenpyxlPort(out, command="peek"))
-        stages = ev.group.stages
-        if all(ev.finished(s) for s in stages):
-            break
-        if ev.started(stages[0]) and ev.finished(stages[0]) and not all(
-                ev.started(s) for s in stages):
-            r = teams.team_advance(OpenpyxlPort(out, command="advance"), seed=seed + 100)
-            console.print(f"[green]✓[/] {r.summary_zh}")
-        elif not ev.started(stages[0]) or not any(
-                ev.missing(s, ev.rounds_drawn(s)) for s in stages if ev.started(s)):
-            r = teams.team_draw(OpenpyxlPort(out, command="draw"), seed=seed + step,
-                                accept_warnings=accept)
-            console.print(f"[green]✓[/] {r.summary_zh}")
-        n = fill_boards(out, rng, strength)
-        if n:
-            console.print(f"  [dim]模拟录入 {n} 副牌成绩[/]")
-        step += 1
-        if step > 60:  # pragma: no cover - guard against a loop that makes no progress
-            raise RuntimeError("demo made no progress")
-    res = commands.rank(OpenpyxlPort(out, command="rank"), seed=seed)
-    console.print(f"[green]✓[/] {res.summary_zh}")
-    _print(console, out, res.data, reg)
-    aw = commands.awards(OpenpyxlPort(out, command="awards"))
-    console.print(f"[green]✓[/] {aw.summary_zh}")
-    _print_awards(console, aw.data, reg)
+    from bianpai.addin.core_demo import DemoPort  # noqa: PLC0415
+    # one open workbook for the whole event, written once at the end (as the core demo)
+    port = DemoPort(out, command="demo")
+    try:
+        roster = team_roster(preset, seed, n_teams)
+        port.append_rows(find_sheet(port, T.TEAM_ROSTER), roster, start_row=2)
+        people = player_rows(preset, roster, seed)
+        port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
+        console.print(f"[green]✓[/] 报名：{len(roster)} 队，队员表 {len(people)} 人")
+        res = commands.check(port)
+        console.print(f"[green]✓[/] {res.summary_zh}")
+        for f in res.findings:
+            console.print(f"  [yellow]{f['severity']} {f['where']}[/] {f['zh']}")
+        # the 资格审查 accepts the warnings (e.g. 省直老体协's extra teams, 总规程六（二）3（2）)
+        accept = "资格审查委员会已核准（演示）" if any(
+            f["severity"] == "warning" for f in res.findings) else None
+        rng = random.Random(seed + 1)
+        strength = {t: rng.gauss(0, 0.5) for t in range(1, n_teams + 1)}
+        step = 0
+        while True:
+            ev = teams.load_team_event(port)
+            stages = ev.group.stages
+            if all(ev.finished(s) for s in stages):
+                break
+            if ev.started(stages[0]) and ev.finished(stages[0]) and not all(
+                    ev.started(s) for s in stages):
+                r = teams.team_advance(port, seed=seed + 100)
+                console.print(f"[green]✓[/] {r.summary_zh}")
+            elif not ev.started(stages[0]) or not any(
+                    ev.missing(s, ev.rounds_drawn(s)) for s in stages if ev.started(s)):
+                r = teams.team_draw(port, seed=seed + step, accept_warnings=accept)
+                console.print(f"[green]✓[/] {r.summary_zh}")
+            n = fill_boards(port, rng, strength)
+            if n:
+                console.print(f"  [dim]模拟录入 {n} 副牌成绩[/]")
+            step += 1
+            if step > 60:  # pragma: no cover - guard against a loop that makes no progress
+                raise RuntimeError("demo made no progress")
+        res = commands.rank(port, seed=seed)
+        console.print(f"[green]✓[/] {res.summary_zh}")
+        _print(console, port, res.data, reg)
+        aw = commands.awards(port)
+        console.print(f"[green]✓[/] {aw.summary_zh}")
+        _print_awards(console, aw.data, reg)
+    finally:
+        port.commit()
     console.print(f"[bold]已保存[/] {out.resolve()}")
     return {**res.data, "奖励": aw.data["awards"]}
 
 
-def _print(console: Console, out: Path, data: dict, reg) -> None:
-    ev = teams.load_team_event(OpenpyxlPort(out, command="peek"))
+def _print(console: Console, port: OpenpyxlPort, data: dict, reg) -> None:
+    ev = teams.load_team_event(port)
     e = ev.entries
     late = e[e["join_round"].astype(int) > 1] if len(e) else e
     if len(late):
