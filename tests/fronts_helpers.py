@@ -85,8 +85,8 @@ def expected_cell(value):
 
 
 def sheet_values(path, sheet) -> list[list]:
-    ws = load_workbook(path)[sheet]
-    return [[c.value for c in row] for row in ws.iter_rows()]
+    from tests.helpers import sheet_rows
+    return [list(r) for r in sheet_rows(path, sheet)]
 
 
 # -- the xlwings Server app under TestClient --------------------------------------------------

@@ -45,7 +45,8 @@ def _fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
 
 
 def _rows(path: Path, sheet: str) -> list[tuple]:
-    return list(openpyxl.load_workbook(path)[sheet].iter_rows(values_only=True))
+    from tests.helpers import sheet_rows
+    return sheet_rows(path, sheet)
 
 
 def _port(path: Path, command: str) -> OpenpyxlPort:

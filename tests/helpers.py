@@ -35,8 +35,17 @@ def fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
 
 
 def sheet_rows(path: Path, sheet: str) -> list[tuple]:
-    wb = openpyxl.load_workbook(path)
-    return [r for r in wb[sheet].iter_rows(values_only=True)]
+    """Every row of one sheet as openpyxl reads it (values, rows padded to the widest), parsing
+    that sheet only (read-only mode) instead of the whole workbook."""
+    wb = openpyxl.load_workbook(path, read_only=True)
+    try:
+        ws = wb[sheet]
+        ws.reset_dimensions()  # the rows as stored, not a possibly stale <dimension>
+        rows = [tuple(r) for r in ws.iter_rows(values_only=True)]
+    finally:
+        wb.close()
+    width = max((len(r) for r in rows), default=0)
+    return [r + (None,) * (width - len(r)) for r in rows]
 
 
 def four_pairs(path: Path) -> None:

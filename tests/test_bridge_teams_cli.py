@@ -58,8 +58,8 @@ def new_event(tmp_path: Path, preset: str, n: int = 20, *, numbers: bool = False
 
 
 def sheet_rows(wb: Path, name: str) -> list[dict]:
-    ws = openpyxl.load_workbook(wb)[name]
-    rows = list(ws.iter_rows(values_only=True))
+    from tests.helpers import sheet_rows as _rows
+    rows = _rows(wb, name)
     return [dict(zip(rows[0], r)) for r in rows[1:]]
 
 
