@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 import pandas as pd
 
@@ -25,7 +24,6 @@ from bianpai.engines import core
 from bianpai.engines.core import Match, MatchResult, StageEntrant, StageState, TypedMatch
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.rounding import q2
-from bianpai.engines.standings import CRITERIA
 from bianpai.engines.standings import rank as rank_engine
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
@@ -34,9 +32,12 @@ from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
 from bianpai.workbooks.tables import find_sheet, read_table
 from bianpai.addin.core_read import (DRAW_KEYS, ENTRY_KEYS, RECORD_COPIES,  # noqa: F401
-                                     _check_members, _entrants_from_people, _read_draw,
-                                     _read_entries, _read_roster_groups, _read_schedule,
-                                     _read_typed, _read_withdrawals, check_record, records)
+                                     _read_draw, _read_entries, _read_schedule, _read_typed,
+                                     check_record, records)
+from bianpai.addin.core_roster import (_check_members, _entrants_from_people,
+                                       _read_roster_groups, _read_withdrawals)
+from bianpai.addin.core_detect import (DEFAULT_SIDES, Layouts,  # noqa: F401
+                                       is_core_regulation, is_core_workbook, layouts_for)
 
 
 __all__ = ["is_core_regulation", "is_core_workbook", "CoreEvent", "GroupState",
@@ -44,83 +45,6 @@ __all__ = ["is_core_regulation", "is_core_workbook", "CoreEvent", "GroupState",
            # the record sheets' reading, re-exported for the commands that write them
            "records", "check_record", "RECORD_COPIES", "DRAW_KEYS", "ENTRY_KEYS"]
 
-DEFAULT_SIDES = (("主队", "Home"), ("客队", "Away"))
-
-
-# ------------------------------------------------------------------------------ detection
-
-def _is_core_stage(stage: Stage) -> bool:
-    # a registered piece may say its events' sheets are not generated here yet
-    # (``runs_on_core = False``): such an event stays on its own commands
-    return stage.scoring.kind in core.SCORINGS and stage.format.kind in core.FORMATS and all(
-        getattr(piece, "runs_on_core", True) for piece in (stage.format, stage.scoring))
-
-
-def is_core_regulation(reg: Regulation) -> bool:
-    """True when the regulation's stages run on the competition core (every stage's format and
-    scoring are registered core pieces)."""
-    stages = [s for g in reg.groups for s in g.stages]
-    # the 选手1/选手2 pairs roster (layouts.ROSTER_PAIRS) is read by the pairs round robin
-    # commands (addin.pairs_*), not by the core, which reads team and people rosters
-    return bool(stages) and reg.roster_layout != "pairs" and all(_is_core_stage(s) for s in stages)
-
-
-def is_core_workbook(port: WorkbookPort) -> bool:
-    """True when the workbook's 规程 sheet names a core regulation (False when it cannot be
-    read: the generic command then reports the problem)."""
-    try:
-        return is_core_regulation(regulation_from_sheet(port))
-    except Exception:
-        return False
-
-
-# ------------------------------------------------------------------------------ layouts
-
-@dataclass
-class Layouts:
-    results: Any
-    games: Any
-    standings: Any
-    sides: tuple[tuple[str, str], ...]
-
-
-def layouts_for(reg: Regulation) -> Layouts:
-    """The result-entry and standings layouts of ``reg``: value columns are the union of the
-    stage scorings' entry columns (first declaration of a key wins), criteria columns the union
-    of the stage chains; side titles from the regulation's ``side_titles`` when set (an event
-    whose formats name their sides differently: 南北/东西 and 先手/后手), else from the first
-    stage's format."""
-    stages = [s for g in reg.groups for s in g.stages]
-    sides = tuple(getattr(type(stages[0].format), "side_labels", DEFAULT_SIDES)) if stages \
-        else DEFAULT_SIDES
-    if reg.side_titles:
-        en = list(reg.side_titles_en or reg.side_titles)
-        sides = tuple((zh, en[i] if i < len(en) else zh) for i, zh in enumerate(reg.side_titles))
-    mcols, gcols, decisions, crits = [], [], [], []
-    seen_m, seen_g, seen_c = set(), set(), set()
-    scorings = [(s, sc) for s in stages
-                for sc in [s.scoring] + [v.scoring for v in s.variants if v.scoring is not None]]
-    for s, sc in scorings:
-        for c in sc.entry_match_columns():
-            if c.key not in seen_m:
-                seen_m.add(c.key)
-                mcols.append(c)
-        for c in sc.entry_game_columns():
-            if c.key not in seen_g:
-                seen_g.add(c.key)
-                gcols.append(c)
-        for d in sc.entry_decisions():
-            if d not in decisions:
-                decisions.append(d)
-    for s in stages:
-        for name in (s.tie_breaks.criteria if s.tie_breaks else []):
-            if name not in seen_c and name in CRITERIA and name != "lots":
-                seen_c.add(name)
-                c = CRITERIA[name]
-                crits.append((name, c.label_zh, c.label_en))
-    return Layouts(results=K.results_layout(mcols, decisions, list(sides)),
-                   games=K.games_layout(gcols, list(sides)),
-                   standings=K.standings_layout(crits), sides=sides)
 
 
 # ------------------------------------------------------------------------------ the event

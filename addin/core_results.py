@@ -274,7 +274,7 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
                 f"组别“{group}”中没有 {team} 号队（组别应为："
                 + "、".join(x.name_zh for x in ev.reg.groups) + "）",
                 f"no team {team} in group {group!r}", sheet=ev.sheet(K.DRAW))])
-        from bianpai.addin.core_read import withdrawal_stage  # noqa: PLC0415
+        from bianpai.addin.core_roster import withdrawal_stage  # noqa: PLC0415
         current = withdrawal_stage(ev, g, int(team))
         if current is None:
             raise InputErrors([InputError(f"{team} 号队不在任何已开始的阶段中",
