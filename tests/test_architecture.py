@@ -36,3 +36,12 @@ def test_engines_touch_no_file_or_excel():
         assert not mods & FORBIDDEN_IN_ENGINES, f"{f.name}: {mods & FORBIDDEN_IN_ENGINES}"
         text = f.read_text(encoding="utf-8")
         assert "open(" not in text.replace("isopen(", ""), f"{f.name} opens a file"
+
+
+def test_no_module_over_500_lines():
+    """Issue "One competition core": no module over ~500 lines (split by concept)."""
+    long = {f"{f.parent.name}/{f.name}": n
+            for layer in ("addin", "engines", "workbooks", "templates")
+            for f in (ROOT / layer).glob("*.py")
+            if (n := len(f.read_text(encoding="utf-8").splitlines())) > 500}
+    assert not long, long
