@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
+from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
 from bianpai.engines.errors import InputError
 from bianpai.engines.rounding import to_decimal
@@ -58,7 +59,7 @@ def _fouls(adjustments: pd.DataFrame | None, sides: int) -> list[Decimal]:
     return out
 
 
-class BoardGameScoring(BaseModel):
+class BoardGameScoring(BaseModel, ScoringDefaults):
     """One board game (kind ``board_game``, aliases 对局计分, 棋类个人).
 
     ``games``: one row, column ``result`` (a code of :func:`parse_result`, from side 0's view).
@@ -191,9 +192,6 @@ class BoardGameScoring(BaseModel):
     def forfeit(self, match: Match, side: int) -> MatchResult:
         """``side`` loses by forfeit (a withdrawn player's later game)."""
         return self.score(match, pd.DataFrame([{"result": "-/+" if side == 0 else "+/-"}]))
-
-    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
-        return list(results)
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
                  ) -> list[dict[str, Any]]:

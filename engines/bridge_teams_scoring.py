@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from bianpai.engines.bridge import match_imps, vp
+from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import (EntryColumn, Match, MatchResult, TypedMatch, is_blank,
                                   register_scoring)
 from bianpai.engines.errors import InputError
@@ -95,7 +96,7 @@ def typed_imps(typed: TypedMatch, *, boards: int, imp_entry: str) -> tuple[int, 
     return from_boards if from_boards is not None else tot
 
 
-class _BridgeImps(BaseModel):
+class _BridgeImps(BaseModel, ScoringDefaults):
     """What both bridge team scorings share: entry columns, IMPs from the typed rows."""
 
     model_config = ConfigDict(extra="forbid")
@@ -147,9 +148,6 @@ class _BridgeImps(BaseModel):
         except InputError as exc:
             return [exc]
         return []
-
-    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
-        return list(results)
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
                  ) -> list[dict[str, Any]]:

@@ -399,6 +399,25 @@ class Scoring(Protocol):
         more often."""
 
 
+class ScoringDefaults:
+    """What most scorings share (mix into a scoring model): :meth:`forfeit` scores the match
+    with one forfeit adjustment row (:func:`forfeit_adjustment`), :meth:`finalize` keeps the
+    results as they are. A scoring with its own rules overrides either."""
+
+    def forfeit(self, match: Match, side: int) -> MatchResult:
+        """``side`` forfeits (e.g. a withdrawn entrant's later match)."""
+        return self.score(match, None, forfeit_adjustment(side))  # type: ignore[attr-defined]
+
+    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
+        return list(results)
+
+
+def forfeit_adjustment(side: int) -> pd.DataFrame:
+    """The ``adjustments`` frame of a match ``side`` forfeits: columns ``side`` (int),
+    ``kind`` ("forfeit"), ``value`` (None)."""
+    return pd.DataFrame([{"side": side, "kind": "forfeit", "value": None}])
+
+
 # ------------------------------------------------------------------------------ typed values
 
 def is_blank(v) -> bool:

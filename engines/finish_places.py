@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Iterable
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
+from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import (EntryColumn, Match, MatchResult, TypedMatch, decision_side,
                                   is_blank)
 from bianpai.engines.errors import InputError, InputErrors
@@ -133,7 +134,7 @@ def _forfeit(match: Match, adjustments: pd.DataFrame | None, points_win: Decimal
     return None
 
 
-class FinishOrderEntry(BaseModel):
+class FinishOrderEntry(BaseModel, ScoringDefaults):
     """The common part of the finishing-order scorings: place points, the 逐局成绩 entry columns
     (four places per game), completeness, problems, byes, forfeits and simulation."""
 
@@ -274,12 +275,6 @@ class FinishOrderEntry(BaseModel):
         return MatchResult(match, z, ("BYE",) * len(match.sides),
                            {self.points_value: z, "firsts": zero, "seconds": zero,
                             "thirds": zero, "playoff_wins": zero}, "轮空", "bye")
-
-    def forfeit(self, match: Match, side: int) -> MatchResult:
-        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit"}]))
-
-    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
-        return list(results)
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
                  ) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, Field
 
+from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
 from bianpai.engines.errors import InputError, RuleError
 from bianpai.engines.rounding import to_decimal
@@ -66,7 +67,7 @@ def _adjust_rows(adjustments: pd.DataFrame | None) -> list[tuple[int, str, objec
     return out
 
 
-class FramesRace(BaseModel):
+class FramesRace(BaseModel, ScoringDefaults):
     """A race to N frames (几局胜): frames won per side are typed; the winner is the side that
     reached the race.
 
@@ -283,9 +284,6 @@ class FramesRace(BaseModel):
                                                    "value": None}]))
         return MatchResult(r.match, r.points, r.outcome, {**r.values, "clearances": (0, 0)},
                            "退赛，对方不战而胜（弃权）", "withdrawn: walkover")
-
-    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
-        return list(results)
 
     def simulate_match(self, rng: random.Random, strengths: tuple[float, ...],
                        prefilled: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, is_blank
 from bianpai.engines.errors import InputError
 from bianpai.engines.gouji_input import FINISHES, gouji_error, parse_finish
@@ -32,7 +33,7 @@ __all__ = ["GoujiEntry"]
 _SCORED: dict = {}
 
 
-class GoujiEntry:
+class GoujiEntry(ScoringDefaults):
     """Typed-entry protocol of the gouji scoring (mixed into ``GoujiScoring``)."""
 
     def entry_game_columns(self) -> list[EntryColumn]:
@@ -213,11 +214,6 @@ class GoujiEntry:
 
     def bye(self, match: Match) -> MatchResult:
         return self.score(match, None)
-
-    def forfeit(self, match: Match, side: int) -> MatchResult:
-        """``side`` forfeits (e.g. a withdrawn team's later match)."""
-        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
-                                                      "value": None}]))
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
                  ) -> list[dict[str, Any]]:

@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
+from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, is_blank
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.rounding import to_decimal
@@ -52,7 +53,7 @@ LATE_ROUNDS = {"迟到一轮": 1, "迟到两轮": 2}
 CODES = ("A+", "A", "A-", "A+/A+", "A-/A-")
 
 
-class GuandanPairsCore:
+class GuandanPairsCore(ScoringDefaults):
     """The core ``Scoring`` interface of guandan pairs (mixed into
     :class:`bianpai.engines.guandan.GuandanScoring`; the settings are its fields)."""
 
@@ -143,9 +144,6 @@ class GuandanPairsCore:
         if outs[0] == "BYE":
             values["won"] = (self.bye_counts_as_win,) + (None,) * (n - 1)  # type: ignore[attr-defined]
         return MatchResult(match=match, points=pts, outcome=outs, values=values)
-
-    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
-        return list(results)
 
     # -- the stage
     def score_stage(self, matches: list[Match], typed: dict[tuple, TypedMatch]

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, Field
 
+from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import (EntryColumn, Match, MatchResult, TypedMatch, decision_side,
                                   register_scoring)
 from bianpai.engines.errors import InputError
@@ -36,7 +37,7 @@ def parse_game_result(text) -> tuple[int, int] | None:
                      f"unknown game result: {text} (use 1-0, 0-1 or ½-½)")
 
 
-class SingleGame(BaseModel):
+class SingleGame(BaseModel, ScoringDefaults):
     """One game decides the match; a drawn game → one decider (跳棋 otog 七（一）"若出现平局，加赛
     一局决胜负。加赛局用时：5分钟包干，超时3次判负").
 
@@ -176,13 +177,6 @@ class SingleGame(BaseModel):
         return MatchResult(match, tuple(self.win_points if s is not None else self.loss_points
                                         for s in match.sides), ("BYE",) * len(match.sides),
                            {"games_won": won}, "轮空", "bye")
-
-    def forfeit(self, match: Match, side: int) -> MatchResult:
-        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
-                                                      "value": None}]))
-
-    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
-        return list(results)
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
                  ) -> list[dict[str, Any]]:

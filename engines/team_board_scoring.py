@@ -20,6 +20,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from bianpai.engines.board_scoring import _fouls, parse_result
+from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
 from bianpai.engines.errors import InputError
 from bianpai.engines.rounding import to_decimal
@@ -29,7 +30,7 @@ from bianpai.engines.swiss_pairing import LATE_ENTRY_LABELS
 __all__ = ["TeamBoardGames", "GO_TEAM_CHAIN", "XIANGQI_TEAM_CHAIN"]
 
 
-class TeamBoardGames(BaseModel):
+class TeamBoardGames(BaseModel, ScoringDefaults):
     """Team match on boards (kind ``team_board_games``, aliases 团体对抗, 棋类团体).
 
     ``games``: one row per board with ``board`` (int 1…``boards``) and ``result`` (code of
@@ -291,14 +292,6 @@ class TeamBoardGames(BaseModel):
 
     def bye(self, match: Match) -> MatchResult:
         return self.score(match, None)
-
-    def forfeit(self, match: Match, side: int) -> MatchResult:
-        """``side`` forfeits the match (e.g. a withdrawn team's later match)."""
-        return self.score(match, None, pd.DataFrame([{"side": side, "kind": "forfeit",
-                                                      "value": None}]))
-
-    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
-        return list(results)
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
                  ) -> list[dict[str, Any]]:

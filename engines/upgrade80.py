@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
+from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import (EntryColumn, Match, MatchResult, TypedMatch, is_blank,
                                   register_scoring)
 from bianpai.engines.errors import InputError, RuleError
@@ -48,7 +49,7 @@ __all__ = ["Upgrade80Scoring", "KittyMultipliers", "score_round", "score_stage",
            "foul_points", "FOULS", "KITTY_CODES", "PENALTY_KINDS"]
 
 
-class Upgrade80Scoring(BaseModel):
+class Upgrade80Scoring(BaseModel, ScoringDefaults):
     """80分 pairs scoring by 比赛分 (kind ``upgrade80_mp``; aliases 80分, 升级, 八十分).
 
     Settings (each a 规程 reading): ``scale`` (``2/1/0``: 2 per table beaten, 1 per tie; or
@@ -182,9 +183,6 @@ class Upgrade80Scoring(BaseModel):
 
     def forfeit(self, match: Match, side: int) -> MatchResult:
         return self.score(match, pd.DataFrame())
-
-    def finalize(self, results: list[MatchResult]) -> list[MatchResult]:
-        return list(results)
 
     @staticmethod
     def annul_entrant(results: list[MatchResult], entrant: int, *, note_zh: str = "",
