@@ -55,3 +55,16 @@ def four_pairs(path: Path) -> None:
 def digest(path: Path) -> str:
     """sha256 of a file: a refused command must leave it byte-identical."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def set_setting(path: Path, key: str, value) -> None:
+    """Type ``value`` into the 值 cell of 规程 row ``key`` (column 设置项), as an organizer edits a
+    rule. Raises ``KeyError`` when the workbook has no such row."""
+    wb = openpyxl.load_workbook(path)
+    for row in wb["规程"].iter_rows(min_row=2):
+        if row[0].value == key:
+            row[2].value = value
+            break
+    else:
+        raise KeyError(key)
+    wb.save(path)

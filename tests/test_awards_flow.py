@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
-from tests.helpers import fill, new_event, sheet_rows
+from tests.helpers import fill, new_event, set_setting, sheet_rows
 
 runner = CliRunner()
 
@@ -22,16 +22,6 @@ def person(group, name, team=None, gender="男", birth=dt.date(1980, 5, 5), unit
     return [group, team, None, name, gender, birth, id_number, unit, role, None]
 
 
-def set_setting(path, key, value):
-    wb = openpyxl.load_workbook(path)
-    ws = wb["规程"]
-    for row in ws.iter_rows(min_row=2):
-        if row[0].value == key:
-            row[2].value = value
-            break
-    else:
-        raise KeyError(key)
-    wb.save(path)
 
 
 @pytest.mark.parametrize("preset", ["qingdao-gouji-2015", "cbsa-chinese-eightball-open-2022",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from pathlib import Path
 
 import openpyxl
 import pytest
@@ -23,6 +22,7 @@ from bianpai.engines.elimination import DoubleEliminationGroups, SingleEliminati
 from bianpai.engines.errors import RuleError
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.helpers import set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 from tests.test_elimination import play
@@ -130,16 +130,7 @@ def test_play_offs_refused_where_they_cannot_be():
         DoubleEliminationGroups(loser_order="playoffs")
 
 
-def _set(path: Path, key: str, value) -> None:
-    wb = openpyxl.load_workbook(path)
-    ws = wb["规程"]
-    for row in ws.iter_rows(min_row=2):
-        if row[0].value == key:
-            row[2].value = value
-            break
-    else:
-        raise KeyError(key)
-    wb.save(path)
+_set = set_setting  # a 规程 value typed by the organizer
 
 
 def test_checkers_play_offs_drawn_typed_ranked_and_paid(tmp_path):

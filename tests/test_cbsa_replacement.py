@@ -21,6 +21,7 @@ from bianpai.addin.core_demo import _fill_match_results, _people_roster
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from bianpai.workbooks.tables import find_sheet
+from tests.helpers import set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 from tests.test_core_cbsa import GROUP, small_regulation
@@ -151,15 +152,7 @@ def test_after_the_draw_the_default_is_a_walkover(copy):
     assert result.winner == other
 
 
-def _set(path: Path, key: str, value) -> None:
-    wb = openpyxl.load_workbook(path)
-    for row in wb["规程"].iter_rows(min_row=2):
-        if row[0].value == key:
-            row[2].value = value
-            break
-    else:
-        raise KeyError(key)
-    wb.save(path)
+_set = set_setting  # a 规程 value typed by the organizer
 
 
 def test_after_the_draw_replace_unplayed_is_the_other_reading(copy):
