@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from bianpai.addin.competition import CoreEvent
 from bianpai.engines.core import Match, is_blank
+from bianpai.engines.errors import InputError
 from bianpai.templates.schema import Group, Stage
 
-__all__ = ["playoff_offers", "prepare_playoff_rows", "explain_playoffs"]
+__all__ = ["playoff_offers", "prepare_playoff_rows", "explain_playoffs", "untyped_playoffs"]
 
 
 def playoff_offers(ev: CoreEvent) -> list[tuple[Group, Stage, Match, int]]:
@@ -67,3 +68,28 @@ def explain_playoffs(ev: CoreEvent, offers, rows: list[list]) -> None:
         extra = todo.get((r[0], r[1], r[4]))
         if extra:
             r[-1] = "；".join([x for x in [r[-1]] if x] + extra)
+
+
+def untyped_playoffs(ev: CoreEvent) -> list[InputError]:
+    """One ``InputError`` per ranking play-off still untyped (:func:`playoff_offers`), naming
+    its 逐局成绩 cell (the first place cell of the prepared row, else the sheet): the awards
+    wait for it, since the places it decides are not known yet (e.g. otog 单项 十（五）（3）
+    “三游数量相同，则加赛一副牌”)."""
+    out = []
+    for g, s, m, n in playoff_offers(ev):
+        sheet = ev.sheet(ev.lay.games)
+        cell = None
+        typed = ev.typed.get((g.id, s.id, *m.key))
+        if typed is not None and "_row" in typed.games.columns:
+            for rec in typed.game_records():
+                if not is_blank(rec.get("game")) and int(rec["game"]) == n:
+                    keys = list(ev.game_cols)
+                    after = keys[keys.index("game") + 1:] if "game" in keys else []
+                    cell = f"{ev.game_cols[after[0]] if after else 'G'}{rec['_row']}"
+        a, b = m.sides
+        out.append(InputError(
+            f"{ev.gname(g)}{ev.sname(s)} {a}号与{b}号排名各项相同，须加赛（第{m.round}轮第{m.table}桌第{n}局）"
+            f"尚未录入，不能分配奖励",
+            f"{g.name_en or g.id}: the ranking play-off of {a} and {b} (round {m.round} table "
+            f"{m.table} game {n}) is not typed yet: no awards", sheet=sheet, cell=cell))
+    return out

@@ -172,6 +172,8 @@ def core_awards(port: WorkbookPort):
                 "name": [ev.name_of(og, n) for n in part["number"]],
                 "unit": [ev.unit_of(og, n) for n in part["number"]],
                 "members": [core_paper.members_of(ev, og, n) for n in part["number"]]}))
+    from bianpai.addin.core_playoffs import untyped_playoffs  # noqa: PLC0415
+    errs += untyped_playoffs(ev)
     if errs:
         raise InputErrors(errs)
     if not parts:

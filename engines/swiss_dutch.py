@@ -23,7 +23,10 @@ def state_to_trf(state: StageState, fmt: IndividualSwiss, rnd: int, total: int,
     and the map start number → entrant. Start numbers by seed/rating/number (C.04.2 initial
     order); results W/D/L → ``1 = 0``, FW/FL → ``+ -``, 轮空 → ``U``, 请假 → ``H`` (``Z`` when it
     scored nothing), not in the round (late entry, withdrawn) → ``Z``; round ``rnd``'s requested
-    byes and absences are written in advance (``H``/``Z``)."""
+    byes and absences are written in advance (``H``/``Z``). With ``fmt.forfeit_counts_as_met``
+    every pair whose game was forfeited (one or both sides) is an ``XXP`` forbidden pair, so the
+    Dutch engine does not pair them again; false follows FIDE C.04.1 (an unplayed game is no
+    meeting)."""
     from bianpai.engines.trf import Trf, TrfPlayer, TrfRound
 
     ents = sorted(state.entrants, key=_seed_key)
@@ -77,6 +80,15 @@ def state_to_trf(state: StageState, fmt: IndividualSwiss, rnd: int, total: int,
         players.append(TrfPlayer(number=sno[e.number], name=str(e.number),
                                  rating=int(e.rating or 0), points=pts[e.number], rounds=rounds))
     other = [("012", "bianpai"), ("XXR", str(total)), ("XXC", f"{first_colour}1")]
+    if fmt.forfeit_counts_as_met:
+        # the 规程 reading "a forfeited game counts as a meeting": its two players are a
+        # forbidden pair (JaVaFo/bbpPairings/py4swiss ``XXP``), so they are not paired again
+        # (FIDE C.04.1 would let them meet: setting false)
+        met = sorted({tuple(sorted((sno[m.sides[0]], sno[m.sides[1]])))
+                      for m in state.matches if m.round < rnd and not m.is_bye
+                      and (r := state.results.get(m.key)) is not None
+                      and {"FW", "FL"} & set(r.outcome)})
+        other += [("XXP", f"{a} {b}") for a, b in met]
     trf = Trf(players=players, other=other, total_rounds=total, first_colour=first_colour)
     return trf, {v: k for k, v in sno.items()}
 

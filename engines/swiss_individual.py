@@ -84,8 +84,10 @@ class IndividualSwiss(BaseModel):
     become unpairable), ``bye_points`` (points of a 轮空 for pairing
     scores; 2 in 2/1/0), ``requested_bye_points`` (请假 half-point bye, chess), ``late_entry``
     (``zero`` or ``half_per_round`` = half a win per round missed), ``requested_byes``
-    (round → entrant numbers with an advance half-point bye), ``forfeit_counts_as_met`` (中国规则
-    mode; the Dutch mode follows FIDE C.04.2: a game not played may be paired again),
+    (round → entrant numbers with an advance half-point bye), ``forfeit_counts_as_met`` (true: a
+    forfeited game counts as a meeting and is never paired again, in both modes — the Dutch mode
+    passes the pairs to the engine as ``XXP`` forbidden pairs; false: FIDE C.04.1, a game not
+    played may be paired again, what the chess groups set),
     ``bye_excludes_forfeit_win`` (FIDE C.04.1: a forfeit win also blocks the bye).
     """
 

@@ -186,3 +186,51 @@ def test_dutch_many_seeds_small_fields():
             k: v for k, v in state.results.items() if v.match.round < last}))
         check_invariants(state, fmt, played_only_met=True, final_round_exempt={
             e for e, p in before.items() if p > Decimal(last - 1) / 2})
+
+
+from bianpai.engines.errors import RuleError  # noqa: E402
+
+
+@pytest.mark.parametrize("counts", [True, False])
+def test_dutch_mode_honours_forfeit_counts_as_met(counts):
+    """单项 二（二）“比赛采用积分循环制、电脑编排” read as the FIDE Dutch system; whether a forfeited
+    game counts as a meeting is the setting ``forfeit_counts_as_met`` (the 规程 is silent; FIDE
+    C.04.1: a game not played is no meeting). True: the two are written as an ``XXP`` forbidden
+    pair and the Dutch engine never pairs them again; false: they may meet again."""
+    from bianpai.engines.swiss_dutch import state_to_trf
+    fmt = IndividualSwiss(mode="dutch", rounds=3, first_colour="white", bye_points=ONE,
+                          forfeit_counts_as_met=counts)
+    sc = BoardGameScoring(win_points=ONE, draw_points=HALF)
+    state = StageState(entrants=[StageEntrant(i, rating=Decimal(2000 - i)) for i in range(1, 5)])
+    rng = random.Random(1)
+    ms = fmt.next_round(state, rng)
+    state.matches.extend(ms)
+    # table 1 forfeited, table 2 played
+    for m, code in zip(ms, ["+/-", "1-0"]):
+        state.results[m.key] = sc.score(m, pd.DataFrame([{"result": code}]))
+    forfeited = frozenset(ms[0].sides)
+    trf, back = state_to_trf(state, fmt, 2, 3)
+    xxp = [rest for code, rest in trf.other if code == "XXP"]
+    assert bool(xxp) == counts
+    if counts:
+        assert {back[int(x)] for x in xxp[0].split()} == set(forfeited)
+    # round 2 of a 4-player field: 1st-table winner v 2nd-table winner is the natural pairing
+    # unless forbidden; under ``counts`` the forfeit pair is never one of round 2 or 3
+    for rnd in (2, 3):
+        ms2 = fmt.next_round(state, rng)
+        state.matches.extend(ms2)
+        for m in ms2:
+            state.results[m.key] = sc.score(m, pd.DataFrame([{"result": "1-0"}]))
+        if counts:
+            assert forfeited not in {frozenset(m.sides) for m in ms2}
+    # two players, two rounds: after a forfeit only "false" pairs them again; "true" refuses
+    duo = StageState(entrants=[StageEntrant(i, rating=Decimal(2000 - i)) for i in (1, 2)])
+    two = fmt.model_copy(update={"rounds": 2})
+    first = two.next_round(duo, rng)
+    duo.matches.extend(first)
+    duo.results[first[0].key] = sc.score(first[0], pd.DataFrame([{"result": "+/-"}]))
+    if counts:
+        with pytest.raises(RuleError):
+            two.next_round(duo, rng)
+    else:
+        assert [set(m.sides) for m in two.next_round(duo, rng)] == [{1, 2}]

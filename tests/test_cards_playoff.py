@@ -197,3 +197,21 @@ def test_two_firsts_in_a_deal_are_named_and_nothing_written(played, tmp_path):
     res = run("rank", path, "--seed", 1)
     assert res.exit_code != 0 and f"逐局成绩!G{row}" in res.output and "两个头游" in res.output
     assert digest(path) == before
+
+
+def test_awards_wait_for_an_untyped_extra_deal(played, tmp_path):
+    """十（五）（3）“三游数量相同，则加赛一副牌，加赛牌获得头游方获胜” (OT-36): until the extra deal is typed the
+    places of the level pairs are not known, so 奖励分配 refuses, naming the prepared row's cell
+    (逐局成绩!G{row}), in Chinese and English, and writes nothing; once typed the awards run."""
+    path = _copy(played, tmp_path)
+    row = next(i for i, r in enumerate(rows(path, "逐局成绩"), start=1)
+               if r[0] == ZSY and r[5] == 5)
+    before = digest(path)
+    res = run("awards", path)
+    assert res.exit_code != 0, res.output
+    assert f"逐局成绩!G{row}" in res.output and "须加赛" in res.output and "不能分配奖励" in res.output
+    assert digest(path) == before
+    _type_extra(path, (1, 4, 2, 3))
+    assert run("rank", path, "--seed", 1).exit_code == 0
+    res = run("awards", path)
+    assert res.exit_code == 0, res.output
