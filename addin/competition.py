@@ -35,7 +35,8 @@ from bianpai.addin.core_read import (DRAW_KEYS, ENTRY_KEYS, RECORD_COPIES,  # no
                                      _read_draw, _read_entries, _read_schedule, _read_typed,
                                      check_record, records)
 from bianpai.addin.core_roster import (_check_members, _entrants_from_people,
-                                       _read_roster_groups, _read_withdrawals)
+                                       _read_roster_groups, _read_withdrawals,
+                                       _ruled_disqualifications)
 from bianpai.addin.core_detect import (DEFAULT_SIDES, Layouts,  # noqa: F401
                                        is_core_regulation, is_core_workbook, layouts_for)
 
@@ -440,6 +441,7 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     _read_typed(ev)
     _check_members(ev)
     _read_withdrawals(ev)
+    _ruled_disqualifications(ev)
     return ev
 
 

@@ -221,3 +221,23 @@ def _check_members(ev: CoreEvent) -> None:
             if rule is not None and by_board:
                 for board, zh, en in rule({b: n for b, (n, _) in by_board.items()}, listed):
                     ev.errors.append(InputError(zh, en, sheet=sheet, cell=by_board[board][1]))
+
+
+def _ruled_disqualifications(ev: CoreEvent) -> None:
+    """A stage scoring's optional hook ``disqualified(matches, typed)`` names entrants whose
+    typed rulings disqualify them (e.g. 80分 四10 “累计二次以上传递非法信息的，取消违规方比赛资格”):
+    each is registered as a 退赛 after the round of the ruling with 成绩处理 取消 (its reason
+    the hook's), unless the arbiter registered one for it already."""
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            hook = getattr(s.scoring, "disqualified", None)
+            if hook is None:
+                continue
+            matches = ev.raw_matches(g, s)
+            typed = {m.key: t for m in matches
+                     if (t := ev.typed.get((g.id, s.id, *m.key))) is not None}
+            for number, (rnd, zh, _en) in hook(matches, typed).items():
+                if not any(k[0] == g.id and k[2] == number for k in ev.withdrawals):
+                    ev.withdrawals[(g.id, s.id, number)] = (rnd, True, zh)

@@ -64,8 +64,8 @@ class Upgrade80Scoring(BaseModel, ScoringDefaults):
     ``illegal_info_points`` (四10 传递非法信息 "该副牌立即结束，判违规方负，非违规方得120分": typed in
     罚分 with 原因 "传递非法信息 第N副" and 队号 = the offender; the board is scored as 120 taken by
     the other side and compared across tables like any board), ``illegal_info_disqualify``
-    (四10 "累计二次以上…取消违规方比赛资格": from the 2nd ruling the result's note says so; the
-    arbiter registers the 退赛 with 成绩处理 取消). The other 四10 option, warning + 40 points,
+    (四10 "累计二次以上…取消违规方比赛资格": from the 2nd ruling the pair is disqualified —
+    :meth:`disqualified`, registered by the command as a 退赛 with 成绩处理 取消). The other 四10 option, warning + 40 points,
     is a table penalty typed in the board's 罚分调整. ``withdrawal_boards``: the boards a pair
     meets at a table whose other pair has withdrawn (退赛; the seat is empty from the round after
     its last round, label "（n号退赛）"): ``average`` (``bye_share`` of the top, as a sit-out) or
@@ -207,6 +207,36 @@ class Upgrade80Scoring(BaseModel, ScoringDefaults):
 
     _BOARD: ClassVar[re.Pattern] = re.compile(r"(\d+)\s*副")
 
+    @staticmethod
+    def penalty_kind(reason) -> str:
+        """The penalty kind a 罚分 原因 names (longest matching word of ``PENALTY_KINDS``), else
+        ``"mp"`` (a plain 比赛分 deduction)."""
+        txt = str(reason or "").strip()
+        for k in sorted(PENALTY_KINDS, key=len, reverse=True):
+            if k in txt:
+                return PENALTY_KINDS[k]
+        return "mp"
+
+    def disqualified(self, matches: list[Match], typed: dict[tuple, TypedMatch]
+                     ) -> dict[int, tuple[int, str, str]]:
+        """四10 “累计二次以上传递非法信息的，取消违规方比赛资格”: entrant → (round of the ruling that
+        reached ``illegal_info_disqualify``, reason zh, reason en), from the 罚分 rows naming
+        传递非法信息 (counted per pair in round order). The command registers each as a 退赛
+        with 成绩处理 取消 after that round, unless the arbiter registered one."""
+        count: dict[int, int] = {}
+        out: dict[int, tuple[int, str, str]] = {}
+        for m in sorted(matches, key=lambda m: (m.round, m.table)):
+            t = typed.get(m.key)
+            for side, reason, _v in (t.penalties if t is not None else ()):
+                who = m.sides[side] if side < len(m.sides) else None
+                if who is None or self.penalty_kind(reason) != "illegal_info":
+                    continue
+                count[who] = count.get(who, 0) + 1
+                if count[who] == self.illegal_info_disqualify and who not in out:
+                    out[who] = (m.round, f"四10 累计{count[who]}次传递非法信息，取消比赛资格",
+                                f"四10: illegal information {count[who]} times, disqualified")
+        return out
+
     def score_stage(self, matches: list[Match], typed: dict[tuple, TypedMatch]
                     ) -> list[MatchResult]:
         """The stage-scope entry point (``scope = "stage"``): every drawn match and what was
@@ -234,11 +264,7 @@ class Upgrade80Scoring(BaseModel, ScoringDefaults):
                              "kitty": r.get("kitty"), "adjust": r.get("adjust")})
             for side, reason, value in t.penalties:
                 txt = str(reason or "").strip()
-                kind = "mp"
-                for k in sorted(PENALTY_KINDS, key=len, reverse=True):
-                    if k in txt:
-                        kind = PENALTY_KINDS[k]
-                        break
+                kind = self.penalty_kind(txt)
                 b = self._BOARD.search(txt)
                 i = len(adj)
                 adj.append({"round": m.round, "table": m.table, "side": side, "kind": kind,

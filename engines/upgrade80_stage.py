@@ -201,8 +201,7 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
             text = (f"第{bd}副{'南北' if off == 0 else '东西'}{who}号传递非法信息，该副结束，{other}得"
                     f"{pts}分（四10）")
             if offences[who] >= rules.illegal_info_disqualify:
-                text += (f"；{who}号累计{offences[who]}次，按四10应取消比赛资格（请在“退赛”表登记，"
-                         f"成绩处理：取消）")
+                text += f"；{who}号累计{offences[who]}次，按四10取消比赛资格（成绩取消）"
             notes.setdefault(k, []).append(text)
 
     # ---- which matches count

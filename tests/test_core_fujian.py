@@ -557,3 +557,37 @@ def test_80_withdrawn_pair_leaves_an_empty_seat(tmp_path):
     tables = sum(1 for r in sched if r[6] is not None and boards_from_label(r[5]) == bset)
     mp = rows(path, "排名")[0].index("场分")
     assert Decimal(str(st[(P80, "EW", ew)][mp])) == played + len(bset) * (tables - 1)
+
+
+def test_80_second_illegal_information_ruling_disqualifies_without_a_withdrawal_row(event):
+    """四10 “累计二次以上传递非法信息的，取消违规方比赛资格” (FJ-21): the second 传递非法信息 ruling typed in
+    罚分 against one pair disqualifies it by itself — registered as a 退赛 with 成绩处理 取消 after
+    that round, with no 退赛 row typed: the pair is listed without a place (不参加排名) and its
+    result notes say why; one ruling alone does not."""
+    sched = [r for r in rows(event, "对阵")[1:] if r[0] == P80]
+    r4 = next(r for r in sched if r[3] == 4 and r[4] == 1)
+    pair = r4[8]                                     # the 东西 pair at table 1 in round 4
+    r5 = next(r for r in sched if r[3] == 5 and pair in (r[6], r[8]))
+    wb = openpyxl.load_workbook(event)
+    ws = wb["逐局成绩"]
+    for m in (r4, r5):
+        board = boards_from_label(m[5])[0]
+        for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
+            if r[0] == P80 and r[3] == m[3] and r[4] == m[4] and r[6] == board:
+                for c in range(POINTS, 13):
+                    ws.cell(i, c).value = None
+        wb["罚分"].append([P80, "米切尔赛", None, m[3], m[4], pair, 120,
+                          f"传递非法信息 第{board}副", None])
+        wb.save(event)
+        res = run("rank", event)
+        assert res.exit_code == 0, res.output
+        mine = [v for (g, _p, n), v in standings(event).items() if n == pair and P80 in g]
+        if m is r4:  # one ruling: still ranked
+            assert mine and not any("不参加排名" in str(v[-1]) for v in mine)
+    assert not any(r[0] == P80 and r[1] == pair for r in rows(event, "退赛")[1:])
+    mine = [v for (g, _p, n), v in standings(event).items() if n == pair and P80 in g]
+    assert mine and all("不参加排名" in str(v[-1]) for v in mine)
+    final = [r for r in rows(event, "总排名")[1:] if P80 in r[0] and r[2] == pair]
+    assert final and final[0][1] is None
+    note = next(r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == r5[3] and r[4] == r5[4])
+    assert f"{pair}号" in note[11] and "四10 累计2次传递非法信息，取消比赛资格" in note[11]
