@@ -187,7 +187,8 @@ class CoreEvent:
             # one directly, EntrantRule.from_roster)
             return [StageEntrant(number=n, pool=t["pool"], seed=t["position"] or n,
                                  unit=t["unit"], withdrawn_after=self.withdrawn_after(g, s, n),
-                                 rating=self.roster_value(g, n, "rating"))
+                                 rating=self.roster_value(g, n, "rating"),
+                                 join_round=int(t.get("join_round") or 1))
                     for n, t in sorted(gs.teams.items())
                     if s.entrants != "unseeded" or self.roster_value(g, n, "seed") is None]
         out = self.entries_of(g, s)

@@ -141,7 +141,8 @@ def _draw_rows(ev: CoreEvent, seed_of: dict[str, int]) -> list[list]:
         gs = ev.groups[g.id]
         for n, t in sorted(gs.teams.items()):
             rows.append([ev.gname(g), n, t["name"], t["unit"], t["pool"], t["position"],
-                         t["roster_row"], str(seed_of.get(g.id, gs.seed) or "")])
+                         t["roster_row"], str(seed_of.get(g.id, gs.seed) or ""),
+                         t.get("join_round")])
     return rows
 
 
@@ -222,9 +223,10 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
             ev.groups[g.id].teams[t["number"]] = t
         ev.groups[g.id].seed = seed
         seed_of[g.id] = seed
-    new: list[tuple[Group, Stage, Match]] = []
+    from bianpai.addin.core_late import admit_late_entries  # noqa: PLC0415
+    new, notes = admit_late_entries(ev)  # roster rows added after the draw (迟到报名)
+    late = bool(notes)
     errs: list[InputError] = []
-    notes: list[str] = []
     for g in ev.reg.groups:
         if not ev.groups[g.id].drawn:
             continue
@@ -257,7 +259,7 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
             exc.next_command = "advance" if any("bianpai advance" in n for n in notes) else None
             raise exc
         raise RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
-    _write_draw(ev, seed_of, new)
+    _write_draw(ev, seed_of, new, rewrite_draw=late)
     parts: dict[str, int] = {}
     for g, s, m in new:
         k = f"{ev.gname(g)}{ev.sname(s)}第{m.round}轮"
@@ -310,10 +312,10 @@ def write_record(port: WorkbookPort, layout, rows: list[list], lang: str, keys: 
                                  text_columns=list(range(len(keys)))))
 
 
-def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
+def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool = False) -> None:
     from bianpai.addin.competition import DRAW_KEYS
     port, lang = ev.port, ev.lang
-    if seed_of:
+    if seed_of or rewrite_draw:
         write_record(port, K.DRAW, _draw_rows(ev, seed_of), lang, DRAW_KEYS)
     mrows, sides = _movement_rows(ev, new)
     if mrows:

@@ -41,7 +41,7 @@ def records(df: pd.DataFrame):
 #: hidden copies of the record sheets a command generated (抽签, 晋级): a hand edit of a fact
 #: the event depends on is refused with its cell instead of being trusted or re-drawn
 RECORD_COPIES = {"draw": "_bianpai_draw", "entries": "_bianpai_entries"}
-DRAW_KEYS = ["group", "number", "name", "pool", "position", "roster_row", "seed"]
+DRAW_KEYS = ["group", "number", "name", "pool", "position", "roster_row", "seed", "join_round"]
 ENTRY_KEYS = ["group", "stage", "number", "pool", "position", "from_stage", "from_pool",
               "from_place", "carry", "join_round", "seed"]
 
@@ -107,7 +107,8 @@ def _read_draw(ev: CoreEvent) -> None:
                                         sheet=sheet, cell=cell_of(d, row, "number")))
             continue
         gs.teams[n] = dict(name=rec["name"], unit=rec["unit"], roster_row=rec["roster_row"],
-                           pool=rec["pool"], position=rec["position"])
+                           pool=rec["pool"], position=rec["position"],
+                           join_round=rec.get("join_round"))
         if gs.seed is None and rec["seed"] not in (None, ""):
             try:
                 gs.seed = int(str(rec["seed"]).strip())

@@ -227,6 +227,11 @@ def substituted(ev: "CoreEvent", g: "Group", s: "Stage", items: list) -> list:
     sub = slot_map(ev, g, s)
     if not sub:
         return items
+    for n in list(sub):  # a chain (a seed's replacement withdrawn and replaced in turn)
+        seen = {n}
+        while sub[n] in sub and sub[n] not in seen:
+            seen.add(sub[n])
+            sub[n] = sub[sub[n]]
     out = []
     for x in items:
         if isinstance(x, Match):
@@ -239,3 +244,53 @@ def substituted(ev: "CoreEvent", g: "Group", s: "Stage", items: list) -> list:
         else:
             out.append(x)
     return out
+
+
+def replaced_matches(ev: "CoreEvent") -> list[tuple]:
+    """``(group, stage, drawn match, match now)`` of every drawn match whose side a 递补 now
+    takes (``after_draw = replace_unplayed``, recorded after the draw): the pairings and the
+    result rows still name the withdrawn entrant until :func:`write_replacements`."""
+    out = []
+    for g in ev.reg.groups:
+        for s in g.stages:
+            if s.replacement is None or s.replacement.after_draw != "replace_unplayed":
+                continue
+            for a, b in zip(ev.raw_matches(g, s), ev.stage_matches(g, s)):
+                if a.sides != b.sides:
+                    out.append((g, s, a, b))
+    return out
+
+
+def write_replacements(ev: "CoreEvent", schedule_rows) -> int:
+    """Write each 递补 of :func:`replaced_matches` into the workbook: 对阵 rebuilt (rows from
+    ``schedule_rows(ev, [])``) and the team numbers (主队号/客队号) of the match's 成绩 row, so
+    the replaced entrant no longer shows (十二（四） “空余名额…择优递补”). Returns the number of
+    matches changed."""
+    from bianpai.addin import commands as c  # noqa: PLC0415
+    from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
+    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
+    changed = replaced_matches(ev)
+    if not changed:
+        return 0
+    port = ev.port
+    c.write_generated(port, K.SCHEDULE, schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
+    name = find_sheet(port, ev.lay.results)
+    if name is None:
+        return len(changed)
+    grid = port.read_values(name)
+    keys = [col.key for col in ev.lay.results.columns]
+    at = {k: keys.index(k) for k in ("group", "stage", "pool", "round", "table", "side0", "side1")}
+    want = {(ev.gname(g), ev.sname(s), str(m.pool or ""), m.round, m.table): now
+            for g, s, m, now in changed}
+    for i, row in enumerate(grid[1:], start=2):
+        row = list(row) + [None] * (len(keys) - len(row))
+        try:
+            key = (row[at["group"]], row[at["stage"]], str(row[at["pool"]] or ""),
+                   int(row[at["round"]]), int(row[at["table"]]))
+        except (TypeError, ValueError):
+            continue
+        now = want.get(key)
+        if now is not None:
+            row[at["side0"]], row[at["side1"]] = now.sides[0], now.sides[1]
+            port.append_rows(name, [row[:len(keys)]], start_row=i)
+    return len(changed)

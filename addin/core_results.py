@@ -303,6 +303,9 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
         ev = load_core_event(port)
         if ev.errors:
             raise InputErrors(ev.errors)
+        from bianpai.addin.core_replace import write_replacements  # noqa: PLC0415
+        if write_replacements(ev, _schedule_rows):  # a 递补 into a drawn, unplayed match
+            ev = load_core_event(port)
     elif _fill_replacements(port, ev):  # the 登记退赛 button: rows typed without 递补队号
         ev = load_core_event(port)
         if ev.errors:

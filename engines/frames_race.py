@@ -77,7 +77,9 @@ class FramesRace(BaseModel, ScoringDefaults):
     ``adjustments`` codes (``side`` = the side concerned): ``no_show`` (未到场，判负一局: the
     opponent is credited ``value`` frames, default 1, unless ``no_show_frame_typed``),
     ``forfeit`` (15分钟后仍未到场视为弃权: the side loses by forfeit; frames per
-    ``forfeit_frames``). Both sides forfeiting: both ``FL``, no winner.
+    ``forfeit_frames``), ``timeout`` (十六（一）4 暂停 “任何一方超时未返回比赛场地将被判负一局”: the
+    opponent is credited ``value`` frames, default 1, unless ``timeout_frame_typed``). Both sides
+    forfeiting: both ``FL``, no winner.
 
     Validation (``InputError``, Chinese + English): exactly one side reaches the race, neither
     exceeds it. Result: points 1/0 (W/L; FW/FL for a forfeit); values ``frames_won``,
@@ -88,6 +90,8 @@ class FramesRace(BaseModel, ScoringDefaults):
     race_to: int | None = Field(None, ge=1, description="几局胜（未按轮设定时）")
     no_show_frame_typed: bool = Field(
         True, description="未到场判负的一局已含在所填局数中（否则由调整自动加给对方）")
+    timeout_frame_typed: bool = Field(
+        True, description="暂停超时未返回判负的一局已含在所填局数中（否则由判定自动加给对方，十六（一）4）")
     forfeit_frames: Literal["none", "race"] = Field(
         "none", description="弃权场的局数：不计（不影响胜率）或胜方记满局、负方记所填局数")
     win_points: Decimal = Decimal(1)
@@ -119,10 +123,11 @@ class FramesRace(BaseModel, ScoringDefaults):
                 frames[1] += _int(getattr(r, "frames_1"), "乙方局数", "side 1 frames")
         forfeits = {s for s, k, _ in adj if k == "forfeit"}
         for s, k, v in adj:
-            if k == "no_show" and not self.no_show_frame_typed:
+            if (k == "no_show" and not self.no_show_frame_typed) or \
+                    (k == "timeout" and not self.timeout_frame_typed):
                 add = 1 if v is None or pd.isna(v) else _int(v, "判负局数", "frames awarded")
                 frames[1 - s] += add
-            elif k not in ("no_show", "forfeit"):
+            elif k not in ("no_show", "forfeit", "timeout"):
                 raise InputError(f"未知的调整代码：{k}", f"unknown adjustment code: {k}")
         if forfeits:
             if forfeits == {0, 1}:
@@ -168,6 +173,7 @@ class FramesRace(BaseModel, ScoringDefaults):
     DECISIONS: ClassVar[dict[str, tuple[tuple[int, str], ...]]] = {
         "甲方未到场": ((0, "no_show"),), "乙方未到场": ((1, "no_show"),),
         "甲方弃权": ((0, "forfeit"),), "乙方弃权": ((1, "forfeit"),),
+        "甲方暂停超时": ((0, "timeout"),), "乙方暂停超时": ((1, "timeout"),),
         "双方弃权": ((0, "forfeit"), (1, "forfeit"))}
 
     def entry_game_columns(self) -> list[EntryColumn]:
@@ -185,8 +191,8 @@ class FramesRace(BaseModel, ScoringDefaults):
                             side=1, width=8)]
 
     def entry_decisions(self) -> list[str]:
-        """未到场 (判负一局, 十六（一）5: the frame is counted in the typed score) and 弃权 (15
-        minutes late)."""
+        """未到场 (判负一局, 十六（一）5: the frame is counted in the typed score), 弃权 (15
+        minutes late) and 暂停超时 (十六（一）4: late back from the time-out, 判负一局)."""
         return list(self.DECISIONS)
 
     @staticmethod
@@ -258,6 +264,10 @@ class FramesRace(BaseModel, ScoringDefaults):
         if shows and not note_zh:
             note_zh = f"{'甲方' if shows[0] == 0 else '乙方'}未到场，判负一局"
             note_en = f"side {shows[0]} absent at the start: one frame lost"
+        late = [s for s, k in self.DECISIONS.get(typed.decision or "", ()) if k == "timeout"]
+        if late and not note_zh:
+            note_zh = f"{'甲方' if late[0] == 0 else '乙方'}暂停超时未返回，判负一局（十六（一）4）"
+            note_en = f"side {late[0]} late back from the time-out: one frame lost"
         return MatchResult(res.match, res.points, res.outcome,
                            {**res.values, "clearances": tuple(clear)}, note_zh, note_en)
 

@@ -119,13 +119,33 @@ class IndividualSwiss(BaseModel):
 
     # ------------------------------------------------------------------ Format protocol
     def total_rounds(self, state: StageState) -> int | None:
-        """``rounds`` or :func:`default_rounds` of the stage's entrant count."""
-        return self.rounds if self.rounds is not None else default_rounds(len(state.entrants))
+        """``rounds`` or :func:`default_rounds` of the entrants of round 1 (a late entry does
+        not change the rounds fixed before round 1)."""
+        if self.rounds is not None:
+            return self.rounds
+        return default_rounds(sum(1 for e in state.entrants if e.join_round <= 1))
+
+    def admit_late(self, state: StageState, numbers: list[int]) -> list[Match]:
+        """Late entrants ``numbers`` (迟到报名 / 补报) join at round ``state.rounds_drawn() + 1``:
+        one 迟报 row (label by ``late_entry``: 0 points, or half a win, per round missed) for
+        each of them in every round already drawn, tables after the round's last. Raises
+        ``RuleError`` when every round is drawn (nothing left to join)."""
+        done = state.rounds_drawn()
+        total = self.total_rounds(state) or 0
+        if done >= total:
+            raise RuleError(f"全部{total}轮已编排，不能再加入", f"all {total} rounds are drawn")
+        label = LATE_ENTRY_LABELS[self.late_entry]
+        out = []
+        for r in range(1, done + 1):
+            last = max((m.table for m in state.round_matches(r)), default=0)
+            out += [Match(round=r, table=last + i, sides=(n, None), label=label)
+                    for i, n in enumerate(numbers, start=1)]
+        return out
 
     def rounds_explained(self, state: StageState) -> tuple[str, str]:
         """The rounds and why, Chinese and English, for the sheet (e.g. "7轮（30人：⌈log2 30⌉+2=7，
         至少5轮）")."""
-        n = len(state.entrants)
+        n = sum(1 for e in state.entrants if e.join_round <= 1)
         r = self.total_rounds(state)
         if self.rounds is not None:
             return f"{r}轮（规程设定）", f"{r} rounds (set)"

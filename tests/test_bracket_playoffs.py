@@ -134,7 +134,7 @@ _set = set_setting  # a 规程 value typed by the organizer
 
 
 def test_checkers_play_offs_drawn_typed_ranked_and_paid(tmp_path):
-    """otog 跳棋 with 负者名次 = playoffs set in 规程: the 5–8 play-offs are drawn with the
+    """otog 跳棋 (OT-28, 单项 七（一）“比赛采取单淘汰”) with 负者名次 = playoffs set in 规程: the 5–8 play-offs are drawn with the
     semi-finals and the final, typed in 逐局成绩 like any game (a drawn game → a decider row),
     and the eight places are paid 1000/800/600/500/400/300/200/100 (九（二）2), not pooled."""
     path = tmp_path / "c.xlsx"

@@ -189,3 +189,27 @@ def test_a_typed_withdrawal_gets_its_replacement_from_the_button(copy, tmp_path)
     _withdraw(other, gone)
     assert _withdrawal_rows(copy)[gone][6] == _withdrawal_rows(other)[gone][6] is not None
     assert "递补" in res.output
+
+
+def test_replace_unplayed_is_written_into_the_pairings_and_played(copy):
+    """十二（四）“如已报名又临时退赛的，空余名额将在资格赛未出线的选手中依据资格赛的综合成绩择优递补” (CB-05), reading
+    ``after_draw: replace_unplayed``: once the withdrawal is recorded the 对阵 sheet shows the
+    replacement in the withdrawn player's place (not the withdrawn player), the 成绩 row of the
+    match names him, and his match is typed, scored and ranked like any other."""
+    _set(copy, "groups[0].stages[1].replacement.after_draw", "replace_unplayed")
+    assert run("draw", copy, "--seed", 70).exit_code == 0
+    r1 = next(r for r in rows(copy, "对阵")[1:] if r[1] == MAIN and r[8] is not None)
+    gone, other = r1[6], r1[8]
+    _withdraw(copy, gone)
+    rep = _withdrawal_rows(copy)[gone][6]
+    sched = [r for r in rows(copy, "对阵")[1:] if r[1] == MAIN]
+    assert not any(gone in (r[6], r[8]) for r in sched)
+    mine = next(r for r in sched if other in (r[6], r[8]))
+    assert {mine[6], mine[8]} == {rep, other}
+    res_rows = [r for r in rows(copy, "成绩")[1:] if r[1] == MAIN and other in (r[5], r[6])]
+    assert res_rows and {res_rows[0][5], res_rows[0][6]} == {rep, other}
+    _fill_match_results(copy, random.Random(3), {})
+    res = run("rank", copy)
+    assert res.exit_code == 0, res.output
+    st = {r[4] for r in rows(copy, "排名")[1:] if r[1] == MAIN}
+    assert rep in st and gone not in st

@@ -226,6 +226,24 @@ def test_no_show_loses_a_frame_and_absence_after_15_minutes_forfeits():
     assert exc.value.where == "成绩!H7"
 
 
+def test_late_back_from_the_time_out_loses_a_frame():
+    """十六（一）4 “每位选手每场比赛可在局间使用一次暂停…时间为5分钟，任何一方超时未返回比赛场地将被判负一局”
+    (CB-08): 判定 甲方/乙方暂停超时 records it; the frame lost is in the typed score by default
+    (``timeout_frame_typed``), or credited to the other side when the setting is false; the
+    result's note names the clause. The one-time-out count itself is the referee's (at the table)."""
+    m = Match(1, 1, (1, 2))
+    typed = TypedMatch(games=pd.DataFrame(), totals={"frames_0": 9, "frames_1": 7, "race": 9},
+                       decision="乙方暂停超时")
+    r = FramesRace().score_typed(m, typed)
+    assert r.winner == 1 and r.values["frames_won"] == (9, 7)
+    assert "暂停超时未返回，判负一局（十六（一）4）" in r.note_zh
+    typed = TypedMatch(games=pd.DataFrame(), totals={"frames_0": 8, "frames_1": 7, "race": 9},
+                       decision="乙方暂停超时")
+    r = FramesRace(timeout_frame_typed=False).score_typed(m, typed)
+    assert r.winner == 1 and r.values["frames_won"] == (9, 7)
+    assert "甲方暂停超时" in FramesRace().entry_decisions()
+
+
 def test_flight_stop_values_per_pool():
     """十六（二）1(1) "第一场、第二场各晋级16名，第三场、第四场各晋级32名": K per flight; a K the
     flight's bracket cannot leave is refused."""

@@ -40,7 +40,9 @@ DRAW = SheetLayout(key="draw", zh="抽签", en="Draw", columns=[
     C("name", "队名", "Team", width=18), C("unit", "地市/单位", "City/Unit", width=14),
     C("pool", "小组", "Pool", width=5), C("position", "小组序号", "Pool position", "int", width=7),
     C("roster_row", "报名表行", "Roster row", "int", width=8),
-    C("seed", "随机种子", "Seed", width=12)])
+    C("seed", "随机种子", "Seed", width=12),
+    # a late entry (迟到报名) joins the first stage at this round; empty = round 1
+    C("join_round", "进入轮次", "Joins at round", "int", width=7)])
 
 SCHEDULE = SheetLayout(key="schedule", zh="对阵", en="Pairings", landscape=True,
                        page_break_on=("group", "stage", "round"), columns=[
