@@ -257,6 +257,10 @@ def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict) 
     # columns a scoring prefills when a match's rows are prepared (台次, 牌号) do not count
     prefilled = {k for g in ev.reg.groups for s in g.stages
                  for k in getattr(s.scoring, "prefilled", ())}
+    # a line-up the draw carried over from the last round (出场名单) is no result
+    prefilled |= {c.key for g in ev.reg.groups for s in g.stages
+                  if getattr(s.scoring, "lineup_default", "none") == "last_round"
+                  for c in s.scoring.entry_game_columns() if c.member}
     for i, row in enumerate(grid[1:], start=1):
         row = list(row) + [None] * (len(header) - len(row))
         grid[i] = row

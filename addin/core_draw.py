@@ -350,10 +350,15 @@ def _append_entry_rows(ev: CoreEvent, new) -> None:
         gkeys = [col.key for col in ev.lay.games.columns]
         prepared = s.scoring.entry_rows(m) if hasattr(s.scoring, "entry_rows") else \
             [{} for _ in range(s.scoring.games_per_match)]
+        from bianpai.addin.core_lineups import last_lineups  # noqa: PLC0415
+        lineups = last_lineups(ev, g, s, m)  # 出场名单 not handed in: last round's (a setting)
         for k, pre in enumerate(prepared, start=1):
             grow = key + [k] + [None] * (len(gkeys) - 6)
             for col, v in pre.items():
                 grow[gkeys.index(col)] = v
+            for col, names in lineups.items():
+                if k in names:
+                    grow[gkeys.index(col)] = names[k]
             game_rows.append(grow)
     for layout, rows in ((ev.lay.results, res_rows), (ev.lay.games, game_rows)):
         if not rows:

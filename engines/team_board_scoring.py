@@ -66,6 +66,10 @@ class TeamBoardGames(BaseModel, ScoringDefaults):
     #: reserves who may come in per match (象棋 四3 "另有一名替换队员"; 围棋 四（四） "替换…其中一名
     #: 队员"); None = no limit
     substitutes_per_round: int | None = Field(1, ge=0)
+    #: a side's 出场名单 not handed in for a round: ``last_round`` — the draw prepares the new
+    #: round's rows with the team's line-up of its last match (象棋 四4 “若未能按时提交，将按该队
+    #: 上轮的具体出场名单执行”; the arbiter overwrites them when a new list comes in); ``none`` — empty
+    lineup_default: Literal["last_round", "none"] = "none"
     clause: str | None = "福建省老年人智力运动会2024 围棋团体 四（四）；象棋竞赛规则 13.2"
     note: str | None = ("每局胜2和1负0得局分；按局分多少定场分胜2平1负0；轮空按全胜计（可改）"
                         " / game 2/1/0 → 局分; match 2/1/0 by 局分; a bye wins every board")

@@ -591,3 +591,55 @@ def test_80_second_illegal_information_ruling_disqualifies_without_a_withdrawal_
     assert final and final[0][1] is None
     note = next(r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == r5[3] and r[4] == r5[4])
     assert f"{pair}号" in note[11] and "四10 累计2次传递非法信息，取消比赛资格" in note[11]
+
+
+def test_xiangqi_lineup_not_handed_in_is_last_rounds(tmp_path):
+    """象棋 四4 “每轮具体出场名单可于该轮编排对阵公布前…交由裁判长。若未能按时提交，将按该队上轮的具体出场名单执行”
+    (FJ-52, setting ``lineup_default: last_round``): round 1 played with every team's 出场名单
+    typed (a reserve on board 3 for one team); drawing round 2 prepares each team's 逐局成绩 rows
+    with its round-1 line-up board by board, on whichever side it now sits; 围棋 (no such
+    clause) keeps ``none``."""
+    reg = load_preset(PRESET)
+    xq = next(g for g in reg.groups if g.name_zh == "象棋")
+    go = next(g for g in reg.groups if g.name_zh == "围棋")
+    assert xq.stages[0].scoring.lineup_default == "last_round"
+    assert go.stages[0].scoring.lineup_default == "none"
+    people = [r for r in _people(reg, 3) if r[0] == "象棋"]
+    path = _fresh(tmp_path, people)
+    assert run("draw", path, "--seed", 1).exit_code == 0
+    team_players: dict = {}
+    for r in rows(path, "报名")[1:]:
+        if r[0] == "象棋" and r[8] != "领队":
+            team_players.setdefault(r[1], []).append(r[3])
+    names = {r[1]: r[2] for r in rows(path, "抽签")[1:] if r[0] == "象棋"}
+    head = rows(path, "逐局成绩")[0]
+    c0, c1 = head.index("甲方出场队员"), head.index("乙方出场队员")
+    sched = {(r[3], r[4]): (r[6], r[8]) for r in rows(path, "对阵")[1:] if r[0] == "象棋"}
+    lineup = {}   # team number → players on boards 1–4 in round 1
+    wb = openpyxl.load_workbook(path)
+    ws = wb["逐局成绩"]
+    for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
+        if r[0] != "象棋" or r[3] != 1:
+            continue
+        board = r[5]
+        for side, col in ((0, c0), (1, c1)):
+            team = sched[(1, r[4])][side]
+            pl = team_players[names[team]]
+            name = pl[4] if (team == 1 and board == 3) else pl[board - 1]
+            lineup.setdefault(team, {})[board] = name
+            ws.cell(i, col + 1, name)
+        ws.cell(i, RESULT, "和")
+    wb.save(path)
+    res = run("draw", path, "--seed", 2)
+    assert res.exit_code == 0, res.output
+    sched2 = {(r[3], r[4]): (r[6], r[8]) for r in rows(path, "对阵")[1:] if r[0] == "象棋"}
+    got = 0
+    for r in rows(path, "逐局成绩")[1:]:
+        if r[0] != "象棋" or r[3] != 2:
+            continue
+        for side, col in ((0, c0), (1, c1)):
+            team = sched2[(2, r[4])][side]
+            assert r[col] == lineup[team][r[5]]
+            got += 1
+    assert got == 8 * 4 and lineup[1][3] == team_players[names[1]][4]
+    assert run("rank", path).exit_code == 0   # a carried line-up alone is no result

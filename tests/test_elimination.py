@@ -626,3 +626,68 @@ def test_double_elimination_with_withdrawals(sizes, seed, gf, q):
         assert all(wd[e] is None or wd[e] >= m.round for e in m.entrants)
     pl = fmt.placings(state)
     assert sorted(pl["entrant"]) == list(range(1, num)) and (pl["losses"] <= 2).all()
+
+
+def _double_elim_with_withdrawals(sizes, seed, share=0.2):
+    """Play a double-elimination group stage with some entrants withdrawn (退赛 after round
+    0–3); a withdrawn entrant never wins a match after his last round (a walkover)."""
+    rng = random.Random(seed)
+    ents, num = [], 1
+    for p, k in enumerate(sizes):
+        for j in range(k):
+            wd = rng.randint(0, 3) if rng.random() < share else None
+            ents.append(StageEntrant(num, pool=f"G{p}", seed=1 if j == 0 else None,
+                                     withdrawn_after=wd))
+            num += 1
+    gone = {e.number: e.withdrawn_after for e in ents}
+
+    def pick(m):
+        fit = [e for e in m.entrants if gone[e] is None or gone[e] >= m.round]
+        return rng.choice(fit or list(m.entrants))
+    fmt = DoubleEliminationGroups()
+    return fmt, play(fmt, StageState(ents, seed=seed), pick, limit=80), gone
+
+
+def _check_double_elim(fmt, state, gone, sizes):
+    losses: dict[int, int] = {}
+    for r in range(1, state.rounds_drawn() + 1):
+        ms = state.round_matches(r)
+        es = [(m.pool, e) for m in ms for e in m.entrants]
+        assert len(es) == len(set(es)), "someone plays twice in a round"
+        for m in ms:
+            assert any(s is not None for s in m.sides), "BYE v BYE must vanish"
+            for e in m.entrants:
+                assert losses.get(e, 0) < 2, "a player out after two losses plays again"
+                assert gone[e] is None or gone[e] >= r or m.is_bye, "a withdrawn player plays"
+            if not m.is_bye:
+                loser = state.results[m.key].loser
+                losses[loser] = losses.get(loser, 0) + 1
+    pl = fmt.placings(state)
+    for p, k in enumerate(sizes):
+        g = pl[pl["pool"] == f"G{p}"]
+        q = g[g["bracket_side"].notna()]
+        assert len(q) <= min(4, k)
+        if all(gone[int(e)] is None for e in g["entrant"]):
+            assert len(q) == min(4, k)
+        out = g[g["bracket_side"].isna()]
+        # out without a withdrawal: exactly two losses
+        assert all(losses.get(int(e), 0) == 2 for e in out["entrant"] if gone[int(e)] is None)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(sizes=st.lists(st.integers(1, 8), min_size=1, max_size=6), seed=st.integers(0, 10 ** 6))
+def test_double_elimination_invariants_with_withdrawals(sizes, seed):
+    """Issue 11 done-means with 退赛 (CBSA 十六（二）2(2) 分组双败淘汰, 每组各晋级4人): short groups (BYEs)
+    and withdrawals keep the invariants — nobody plays twice in a round, nobody plays after his
+    second loss nor after his withdrawal, at most K = 4 qualify per group (exactly min(K, n)
+    where nobody withdrew), everyone else still in has lost exactly twice."""
+    fmt, state, gone = _double_elim_with_withdrawals(sizes, seed)
+    _check_double_elim(fmt, state, gone, sizes)
+
+
+def test_double_elimination_512_entrants_with_withdrawals():
+    """The largest field (64 groups of 8 = 512, CBSA-sized ×4) with withdrawals keeps the same
+    invariants (十六（二）2(2))."""
+    sizes = [8] * 64
+    fmt, state, gone = _double_elim_with_withdrawals(sizes, 7, share=0.05)
+    _check_double_elim(fmt, state, gone, sizes)
