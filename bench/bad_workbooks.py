@@ -65,8 +65,8 @@ def sheets(path: Path, drop_first_col: str | None = None) -> dict[str, list]:
             continue
         ws.reset_dimensions()
         rows = [list(r) for r in ws.iter_rows(values_only=True)]
-        if ws.title == drop_first_col:
-            rows = [r[1:] for r in rows]
+        if ws.title == drop_first_col and rows and rows[0] and rows[0][0] is None:
+            rows = [r[1:] for r in rows]  # the inserted column, still there
         while rows and all(v is None for v in rows[-1]):
             rows.pop()
         out[ws.title] = [tuple(v for v in r) for r in rows]

@@ -171,3 +171,23 @@ def test_a_damaged_backup_is_not_restored(event):
     assert res.exit_code == 2 and not isinstance(res.exception, (TypeError, ValueError, OSError))
     assert digest(event) == before
     shutil.rmtree(d)
+
+
+def test_regulation_change_undo_and_force_are_in_the_log(event):
+    """二十 代扣代缴20%税金: a 规程 value changed between commands is logged old → new; an
+    ``undo --force`` (which restores the backup byte for byte) is logged with where the
+    discarded file was kept, in the row before the next command's."""
+    from tests.helpers import set_setting
+    set_setting(event, "awards.tax.rate", 0.1)
+    assert run("rank", event, "--seed", 3).exit_code == 0
+    log = sheet_rows(event, "日志")
+    assert "规程修改" in log[-1][4] and "awards.tax.rate：0.2 → 0.1" in log[-1][4]
+    from bianpai.workbooks.backups import stack
+    backup = stack(event)[-1].read_bytes()
+    assert run("undo", event, "--force").exit_code == 0
+    assert event.read_bytes() == backup  # undo itself restores exactly
+    assert run("check", event).exit_code == 0
+    log = sheet_rows(event, "日志")
+    assert log[-2][1] == "undo" and log[-2][2] == "force=True"
+    assert "撤销“rank”" in log[-2][4] and "undone/" in log[-2][4]
+    assert log[-1][1] == "check"
