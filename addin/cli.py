@@ -263,6 +263,8 @@ def undo(workbook: Path, force: bool = typer.Option(
     def go():
         restored = undo_file(workbook, force=force)
         undone = restored.stem.split("-", 1)[-1]
+        from bianpai.addin.undo_log import note_undo
+        note_undo(workbook, restored, force)  # into 日志 with the next command's row
         console.print(f"[green]✓[/] 已撤销“{undone}”：工作簿恢复到该操作之前 / undid {undone}")
     _run(go)
 

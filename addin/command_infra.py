@@ -124,17 +124,19 @@ def log(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> Non
                                                    for k, a, b in changes)
         result.summary_en += "; regulation changed: " + "; ".join(f"{k}: {a!r} -> {b!r}"
                                                                    for k, a, b in changes)
+    from bianpai.addin.undo_log import pending_rows  # noqa: PLC0415
+    undos = pending_rows(port, lang, FRONT["name"])  # undo (--force) since the last command
     name = find_sheet(port, L.LOG)
     row = [dt.datetime.now().replace(microsecond=0), result.command,
            ", ".join(f"{k}={v}" for k, v in args.items() if v is not None),
            "" if result.seed is None else str(result.seed),
            result.summary_zh if lang == "zh" else result.summary_en, FRONT["name"]]
     if name is None:
-        port.write_sheet(L.LOG.name(lang), [L.LOG.headers(lang), row],
+        port.write_sheet(L.LOG.name(lang), [L.LOG.headers(lang), *undos, row],
                          L.LOG.sheet_format(lang=lang), position=_position(L.LOG, port))
         return
     existing = port.read_values(name)
-    port.append_rows(name, [row], start_row=max(len(existing), 1) + 1)
+    port.append_rows(name, [*undos, row], start_row=max(len(existing), 1) + 1)
 
 
 def invalidate_awards(port: WorkbookPort, lang: str) -> bool:
@@ -157,6 +159,8 @@ def finish(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> 
         except AttributeError:
             pass
     port.save()
+    from bianpai.addin.undo_log import clear_pending  # noqa: PLC0415
+    clear_pending(port)
     return result
 
 

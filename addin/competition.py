@@ -443,6 +443,11 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     _check_members(ev)
     _read_withdrawals(ev)
     _ruled_disqualifications(ev)
+    # what the event already depends on (issue 12): record sheets, 报名 vs 抽签, merged cells
+    from bianpai.addin import core_trust  # noqa: PLC0415
+    core_trust.check_roster_against_draw(ev)
+    core_trust.check_merged_cells(ev)
+    core_trust.check_record_sheets(ev)
     return ev
 
 

@@ -230,6 +230,8 @@ def _all_columns(ev: CoreEvent, layout, df: pd.DataFrame) -> None:
         return
     have = df.attrs.get("columns", {})
     missing = [c for c in layout.columns if c.key not in have and not c.required]
+    if missing:  # rows read without that column only cause follow-on errors (成绩!?9)
+        df.attrs["bad_rows"] = set(df.attrs.get("bad_rows", set())) | set(df.index)
     for c in missing:
         ev.errors.append(InputError(
             f"“{df.attrs['sheet']}”表缺少“{c.zh}”列（第1行应为表头；表头被改名或删除）",

@@ -150,6 +150,15 @@ class OpenpyxlPort:
                      for r in rows), default=0)
         return [r[:width] + [None] * (width - len(r[:width])) for r in rows]
 
+    def merged_ranges(self, sheet: str) -> list[tuple[int, int, int, int]]:
+        """The merged ranges of ``sheet`` as (first row, first column, last row, last column),
+        1-based; ``[]`` for a sheet that does not exist."""
+        if sheet not in self.wb.sheetnames:
+            return []
+        merged = getattr(self._sheet(sheet), "merged_cells", None)
+        return [] if merged is None else [(r.min_row, r.min_col, r.max_row, r.max_col)
+                                          for r in merged.ranges]
+
     def _value(self, cell):
         """A cell's value; for a formula cell its cached result (Excel/WPS/LibreOffice save one).
         LibreOffice writes booleans as ``=TRUE()``/``=FALSE()``; those read as True/False."""

@@ -132,6 +132,16 @@ def _cell(v: Any) -> Any:
     return v
 
 
+#: optional settings shown on the 规程 sheet only when set (a blank row for every stage's 递补
+#: and every group's 报名上限 was noise); an organizer who needs one adds its row
+QUIET_WHEN_UNSET = {"replacement", "max_entries", "max_entries_note", "min_entries",
+                    "min_entries_note", "variants", "derived", "sub_entrants"}
+UNSET_NOTE = ("未设置的可选项（如各阶段的递补 replacement、各组的报名上限 max_entries / 下限 min_entries）"
+              "不列出；需要时在本表加一行：第一列写设置项（如 groups[*].max_entries 或 "
+              "groups[0].stages[0].replacement），第三列写值 / unset optional settings are not "
+              "listed; add a row (setting, value) to set one")
+
+
 def settings_rows(reg: Regulation) -> list[list[Any]]:
     """Rows of the 规程 sheet (header first): path, label, value, clause, note."""
     data = reg.model_dump(mode="json")
@@ -139,6 +149,8 @@ def settings_rows(reg: Regulation) -> list[list[Any]]:
     rows.append(["preset", "规程预设", reg.id, "", "本工作簿所依据的规程预设；其余各行覆盖预设中的同名设置"])
     rows.append(["language", "语言 (zh/en)", reg.language, "",
                  "工作表与列名的语言 / language of sheet and column names"])
+
+    hidden: list[str] = []
 
     def walk(node, path, clause, note_done):
         if isinstance(node, dict) and path and (path[-1] in MAPPING_FIELDS or any(
@@ -159,6 +171,8 @@ def settings_rows(reg: Regulation) -> list[list[Any]]:
         elif isinstance(node, list) and node and all(isinstance(x, dict) for x in node):
             for i, x in enumerate(node):
                 walk(x, path + [i], clause, note_done)
+        elif node is None and path[-1] in QUIET_WHEN_UNSET:
+            hidden.append(_path_text(path))  # unset and rarely needed: not a blank row
         else:
             rows.append([_path_text(path), _label(path, data), _cell(node), clause or "", ""])
 
@@ -171,6 +185,8 @@ def settings_rows(reg: Regulation) -> list[list[Any]]:
             rows[start:] = _share_group_rows(rows[start:], len(v))
     for n in reg.notes:
         rows.append(["", "", "", "", n])
+    if hidden:
+        rows.append(["", "", "", "", UNSET_NOTE])
     return rows
 
 
@@ -276,6 +292,7 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
     except RuleError as exc:
         raise InputError(exc.zh, exc.en, sheet=sheet, cell=f"C{prow}") from exc
     data = base.model_dump(mode="json")
+    changed: dict[int, str] = {}  # 规程 rows whose value differs from the preset's
     # rows apply in sheet order: a groups[2]… row below groups[*]… overrides that group
     for key, (raw, row) in sorted(values.items(), key=lambda kv: kv[1][1]):
         try:
@@ -292,12 +309,14 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
                     node[path[-1]] = None
                     continue
                 node[path[-1]] = _value(raw, old)
+                if node[path[-1]] != old:
+                    changed.setdefault(row, key)
         except (KeyError, IndexError, TypeError):
             raise InputError(f"未知的设置项“{key}”", f"unknown setting {key!r}", sheet=sheet,
                              cell=f"A{row}") from None
     _fit_kinds(data, base.model_dump(mode="json"))
     try:
-        return Regulation.model_validate(data)
+        reg = Regulation.model_validate(data)
     except ValidationError as exc:
         errors = []
         for err in exc.errors():
@@ -311,6 +330,32 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
                 f"设置项“{key}”的值无效：{zh_message(err)}", f"setting {key!r} is invalid: {err['msg']}",
                 sheet=sheet, cell=f"C{row}" if row else None))
         raise InputErrors(errors) from exc
+    except RuleError as exc:  # a rule across settings (a format's own check): the edited rows
+        if not changed:
+            raise
+        rows = sorted(changed)
+        raise InputError(f"{exc.zh}（本工作簿改动过的设置：" + "、".join(
+            f"{changed[r]}（{sheet}!C{r}）" for r in rows[:5]) + "）",
+            f"{exc.en} (settings changed in this workbook: "
+            + ", ".join(f"{changed[r]} ({sheet}!C{r})" for r in rows[:5]) + ")",
+            sheet=sheet, cell=f"C{rows[-1]}") from exc
+    _check_ranges(reg, values, sheet)
+    return reg
+
+
+def _check_ranges(reg: Regulation, values: dict, sheet: str) -> None:
+    """Every 规程 number inside its range (:mod:`bianpai.templates.setting_ranges`); raises
+    ``InputErrors`` naming the 值 cell of each number outside it."""
+    from bianpai.templates.setting_ranges import range_problems  # noqa: PLC0415
+    errors = []
+    for path, zh, en in range_problems(reg):
+        key = _path_text(path)
+        row = values.get(key, (None, None))[1] or values.get(
+            re.sub(r"^groups\[\d+\]", "groups[*]", key), (None, None))[1]
+        errors.append(InputError(f"设置项“{key}”{zh}", f"setting {key!r} {en}",
+                                 sheet=sheet, cell=f"C{row}" if row else None))
+    if errors:
+        raise InputErrors(errors)
 
 
 def _kind_models() -> dict[str, type]:

@@ -106,6 +106,10 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
     df.attrs["columns"] = {k: get_column_letter(i + 1) for k, i in pos.items()}
     # rows with a cell already reported: readers skip them instead of reasoning on the blanks
     df.attrs["bad_rows"] = bad_rows
+    if any(c.required and c.key not in pos for c in layout.columns):
+        # a required column is missing (named once above): its rows would only cause
+        # follow-on errors without a column letter
+        df.attrs["bad_rows"] = bad_rows | set(index)
     if own and errs:
         raise InputErrors(errs)
     return df

@@ -1,0 +1,139 @@
+"""Checks of a core workbook that protect what the event already depends on (issue 12, "Bad
+input"): run by :func:`bianpai.addin.competition.load_core_event` after its readers, each adding
+``InputError`` (sheet!cell) to ``ev.errors``; nothing here changes what the readers read.
+
+* :func:`check_record_sheets` — once the event is drawn (bianpai's hidden copy of 抽签 exists),
+  the sheets it depends on (抽签, 对阵) must be there: a deleted or renamed one is named as the
+  first cause, and the follow-on errors it would cause on other sheets are dropped;
+* :func:`check_roster_against_draw` — 报名 edited after the draw is matched to 抽签 by name (a
+  re-sorted roster is fine: each drawn entrant reads its 报名 values from the row that now
+  holds its name); an entrant of 抽签 missing from 报名, or an entrant of a drawn group
+  that 抽签 does not know, is named with its cell;
+* :func:`check_merged_cells` — a range merged over several rows of a typed sheet shows only its
+  first value in every row (Excel keeps the top-left cell): refused with its range, except in
+  the columns an organizer naturally merges down a list (组别, 阶段, 小组, 轮次, 桌号, 队名, 单位).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from openpyxl.utils import get_column_letter
+
+from bianpai.engines.errors import InputError
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks.tables import find_sheet
+
+if TYPE_CHECKING:
+    from bianpai.addin.competition import CoreEvent
+
+#: the hidden copy of 抽签 the draw writes (:data:`bianpai.addin.core_read.RECORD_COPIES`)
+DRAW_COPY = "_bianpai_draw"
+#: columns whose value repeats down a list, so a merged range over them loses nothing
+MERGEABLE = {"group", "stage", "pool", "round", "table", "team", "unit", "role", "note", "label"}
+
+
+def check_record_sheets(ev: CoreEvent) -> None:
+    """After the draw, 抽签 and 对阵 must exist (under their Chinese or English names). A
+    missing one is one error naming the sheet (the first cause); the errors about 对阵, 成绩,
+    逐局成绩 and 罚分 it causes (every team "not in the draw") are dropped."""
+    names = ev.port.sheet_names()
+    if DRAW_COPY not in names:
+        return
+    missing = [lay for lay in (K.DRAW, K.SCHEDULE) if find_sheet(ev.port, lay) is None]
+    if not missing:
+        return
+    follow = {find_sheet(ev.port, lay) or lay.zh
+              for lay in (K.SCHEDULE, ev.lay.results, ev.lay.games, K.PENALTIES, K.ENTRIES)}
+    ev.errors[:] = [e for e in ev.errors if getattr(e, "sheet", None) not in follow]
+    for lay in missing:
+        ev.errors.insert(0, InputError(
+            f"缺少“{lay.zh}”工作表：本赛事已抽签，此表由命令生成，是编排和成绩的依据（被删除或改名？"
+            f"请撤销 bianpai undo，或把工作表名改回“{lay.zh}”）",
+            f"sheet {lay.en!r} ({lay.zh}) is missing: the event is drawn and depends on it "
+            f"(deleted or renamed? undo, or rename it back)", sheet=lay.zh))
+
+
+def check_roster_against_draw(ev: CoreEvent) -> None:
+    """Every drawn entrant of a group is still in 报名 under the name it was drawn with (any
+    row: a re-sorted roster is fine), and every 报名 entrant of a drawn group was drawn.
+    Errors name the 报名 cell (the row the entrant was drawn from, or the new row)."""
+    r = ev.roster
+    if r is None or "group_id" not in r.columns or not len(r):
+        return
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    col = r.attrs.get("columns", {}).get("team" if ev.people is not None else "name") \
+        or r.attrs.get("columns", {}).get("name", "?")
+    for g in ev.reg.groups:
+        gs = ev.groups.get(g.id)
+        if gs is None or not gs.drawn or not g.stages:
+            continue
+        mine = r[r["group_id"] == g.id]
+        names = {str(v).strip(): row for row, v in mine["name"].items() if v is not None}
+        drawn = {str(t["name"]).strip(): (n, t) for n, t in gs.teams.items() if t["name"] is not None}
+        for name, (n, t) in drawn.items():
+            if name in names:
+                # a re-sorted roster: the entrant's 报名 values (种子, 等级分 …) are read from
+                # the row that now holds the drawn name
+                t["roster_row"] = names[name]
+                continue
+            row = t.get("roster_row")
+            name_col = r.attrs.get("columns", {}).get("name", col) if g.entrant == "individual" \
+                else col
+            ev.errors.append(InputError(
+                f"{ev.gname(g)}抽签中的 {n} 号“{name}”在报名表中找不到（报名表在抽签后被改名、删除或合并）："
+                "抽签后请勿改动已抽签的报名行；如确需更换请撤销并重新抽签",
+                f"{g.name_en or g.id}: drawn entrant {n} {name!r} is no longer on the roster "
+                "(renamed, deleted or merged after the draw); undo and redraw to change it",
+                sheet=sheet, cell=f"{name_col}{row}" if row else None))
+        for name, row in names.items():
+            if name not in drawn:
+                name_col = r.attrs.get("columns", {}).get("name", col) \
+                    if g.entrant == "individual" else col
+                ev.errors.append(InputError(
+                    f"{ev.gname(g)}已抽签，但报名表中的“{name}”不在抽签中（抽签后新增或改名）："
+                    "如需加入请撤销并重新抽签，否则删除此行",
+                    f"{g.name_en or g.id} is drawn but {name!r} is not in the draw (added or renamed "
+                    "after the draw); undo and redraw, or delete the row",
+                    sheet=sheet, cell=f"{name_col}{row}"))
+
+
+def check_merged_cells(ev: CoreEvent, layouts=None) -> None:
+    """A range merged over two or more rows of a typed sheet (报名, 队员, 成绩, 逐局成绩, 罚分)
+    in a column that is not a list key (:data:`MERGEABLE`) is an error naming the range: Excel
+    kept only its first value, which would be read for every row. Ports without merged-range
+    information (a live workbook) are not checked here."""
+    merged = getattr(ev.port, "merged_ranges", None)
+    if merged is None:
+        return
+    from bianpai.workbooks import layouts as L
+    from bianpai.workbooks import team_layouts as T
+    lays = layouts or [ev.lay.results, ev.lay.games, K.PENALTIES,
+                       L.ROSTER_PEOPLE if ev.people is not None else K.ROSTER, T.TEAM_PLAYERS]
+    for lay in lays:
+        name = find_sheet(ev.port, lay)
+        if name is None:
+            continue
+        ranges = merged(name)
+        if not ranges:
+            continue
+        header = [str(v).strip() if v is not None else "" for v in (ev.port.read_values(name) or [[]])[0]]
+        key_at = {}
+        for c in lay.columns:
+            for title in (c.zh, c.en, c.key):
+                if title in header:
+                    key_at[header.index(title) + 1] = c
+                    break
+        for (r0, c0, r1, c1) in ranges:
+            if r1 <= r0 or r0 < 2:
+                continue
+            cols = [key_at.get(c) for c in range(c0, c1 + 1)]
+            bad = [c for c in cols if c is not None and c.key not in MERGEABLE]
+            if not bad:
+                continue
+            addr = f"{get_column_letter(c0)}{r0}:{get_column_letter(c1)}{r1}"
+            ev.errors.append(InputError(
+                f"“{name}”表 {addr} 合并了单元格（{bad[0].zh}）：合并后只保留第一个值，其余各行的"
+                "值已丢失；请取消合并并逐行填写",
+                f"{addr} of {name} is merged over several rows ({bad[0].en}): only its first value "
+                "is kept; unmerge and type each row", sheet=name, cell=addr))

@@ -1,0 +1,193 @@
+"""Bad workbooks on the competition core (issue 12, "Bad input"): one representative of each
+kind of damage from ``tests/bad_workbooks.py`` (the generator ``bench/bad_workbooks.py`` runs
+on every core preset), on a mid-event eight-ball open (drawn, round 1 typed, round 2 drawn).
+Each must end with a clear sheet!cell message, exit ≠ 0 and the file unchanged — or, where the
+damage is harmless, with exactly what the undamaged workbook gives.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from tests.bad_workbooks import copy_event, mid_event, mutations
+from tests.helpers import digest, set_setting, sheet_rows
+from tests.test_cli_flow import run
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    return mid_event("cbsa", tmp_path_factory.mktemp("cbsa-mid") / "e.xlsx", draws=1)
+
+
+@pytest.fixture
+def event(built, tmp_path) -> Path:
+    return copy_event(built, tmp_path / "w")
+
+
+def edit(path: Path, fn) -> None:
+    wb = openpyxl.load_workbook(path)
+    fn(wb)
+    wb.save(path)
+
+
+def refused(path: Path, command: str, *needles: str) -> str:
+    """Run ``command``: exit 2, every needle in the output, the workbook byte-identical, no
+    message without a column letter (``成绩!?9``). Returns the output."""
+    before = digest(path)
+    res = run(command, path, "--seed", 3) if command != "check" else run(command, path)
+    out = " ".join(res.output.split())
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert res.exit_code == 2, out
+    for n in needles:
+        assert n in out, (n, out)
+    assert "!?" not in out, out
+    assert digest(path) == before
+    return out
+
+
+def _row_of(path: Path, sheet: str, col: str, value) -> int:
+    ws = openpyxl.load_workbook(path, read_only=True)[sheet]
+    header = next(ws.iter_rows(values_only=True))
+    c = header.index(col)
+    for r, row in enumerate(ws.iter_rows(min_row=2, values_only=True), start=2):
+        if row[c] == value:
+            return r
+    raise LookupError(value)
+
+
+def test_a_deleted_draw_sheet_is_the_one_cause_named(event):
+    """十二（三）抽签: the numbers drawn are the basis of every match; deleting 抽签 after the
+    draw names that sheet once, not every team of 对阵 as "not in the draw"."""
+    edit(event, lambda wb: wb.remove(wb["抽签"]))
+    out = refused(event, "rank", "缺少“抽签”工作表")
+    assert "不在" not in out and "1 处问题" in out
+
+
+def test_a_renamed_result_header_is_named_without_follow_on_errors(event):
+    """Results are typed under their headers; a renamed 甲方号 header names 成绩!1:1 once
+    instead of one "成绩!?N" per row."""
+    edit(event, lambda wb: setattr(wb["成绩"]["F1"], "value", "甲方"))
+    out = refused(event, "rank", "成绩!1:1", "甲方号")
+    assert "1 处问题" in out
+
+
+def test_roster_rows_resorted_after_the_draw_change_nothing(event, tmp_path):
+    """The draw is matched to 报名 by name: a re-sorted 报名 ranks exactly as before."""
+    plain = copy_event(event, tmp_path / "plain")
+    assert run("rank", plain, "--seed", 3).exit_code == 0
+
+    def reverse(wb):
+        ws = wb["报名"]
+        rows = [[c.value for c in r] for r in ws.iter_rows(min_row=2)]
+        rows = [r for r in rows if any(v is not None for v in r)]
+        for i, r in enumerate(reversed(rows), start=2):
+            for j, v in enumerate(r, start=1):
+                ws.cell(i, j).value = v
+    edit(event, reverse)
+    res = run("rank", event, "--seed", 3)
+    assert res.exit_code == 0, res.output
+    assert sheet_rows(event, "排名") == sheet_rows(plain, "排名")
+
+
+def test_a_drawn_name_replaced_in_the_roster_is_named(event):
+    """A drawn player renamed in 报名 after the draw: refused at his 报名 cell (undo and
+    redraw to change an entrant), never ranked under the new name."""
+    name = sheet_rows(event, "抽签")[1][2]
+    row = _row_of(event, "报名", "姓名", name)
+    edit(event, lambda wb: setattr(wb["报名"][f"D{row}"], "value", "新来的人"))
+    refused(event, "rank", f"报名!D{row}", name, "新来的人")
+
+
+def test_an_entry_added_to_a_drawn_group_is_named(event):
+    """A 报名 row added after the draw is not in 抽签: named, not silently left out."""
+    def add(wb):
+        ws = wb["报名"]
+        src = [c.value for c in ws[2]]
+        ws.append(src)
+        ws.cell(ws.max_row, 4).value = "后来报名"
+    edit(event, add)
+    refused(event, "rank", "后来报名", "不在抽签中")
+
+
+def test_cells_merged_over_typed_results_are_refused(event):
+    """Excel keeps the first value of a merged range: two frame counts merged into one are
+    refused with the range, never read as the same score twice."""
+    rows = sheet_rows(event, "成绩")
+    typed = [i for i, r in enumerate(rows[1:], start=2) if r[7] is not None]
+    a = next(r for r in typed if r + 1 in typed)
+    edit(event, lambda wb: wb["成绩"].merge_cells(f"H{a}:H{a + 1}"))
+    refused(event, "rank", f"成绩!H{a}:H{a + 1}", "合并")
+
+
+@pytest.mark.parametrize("key,value,needle", [
+    ("awards.tax.rate", 20, "不大于 1"),  # 二十 "代扣代缴20%税金" typed as 20, not 0.2
+    ("groups[0].stages[2].format.third_place_race", -5, "0–100000"),
+    ("groups[0].stages[1].format.qualify", 0, "规程!C"),
+])
+def test_regulation_numbers_out_of_range_name_their_cell(event, key, value, needle):
+    """二十 代扣代缴20%税金: a rate is a fraction (0.2), a count is never negative; a 规程
+    number outside its range is refused at its 值 cell."""
+    set_setting(event, key, value)
+    row = _row_of(event, "规程", "设置项", key)
+    refused(event, "draw", f"规程!C{row}", needle)
+
+
+def test_unset_optional_settings_are_not_blank_rows_and_stay_settable(tmp_path):
+    """The 规程 sheet lists no blank 递补 (replacement) or 报名上限 (max_entries) rows; a row
+    the organizer adds sets them (十三（一）资格赛报名人数为512人，额满为止)."""
+    from bianpai.addin.competition import load_core_event
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    path = tmp_path / "e.xlsx"
+    assert run("new", "qingdao-gouji-2015", "-o", path).exit_code == 0
+    keys = [r[0] for r in sheet_rows(path, "规程")[1:] if r[0]]
+    assert not any(k.endswith((".replacement", ".max_entries")) for k in keys)
+    edit(path, lambda wb: wb["规程"].append(["groups[*].max_entries", "报名上限", 60]))
+    ev = load_core_event(OpenpyxlPort(path, command="check"))
+    assert [g.max_entries for g in ev.reg.groups] == [60, 60]
+
+
+def test_every_kind_of_the_generator_applies(built):
+    """The generator makes every kind of damage on this workbook (the bench's table rows)."""
+    kinds = {m.kind for m in mutations(built, random.Random(1))}
+    assert kinds >= {"sheet deleted", "sheet renamed", "header deleted", "header renamed",
+                     "draw numbers", "roster after draw", "merged over typed", "column in front",
+                     "settings out of range", "files"}
+
+
+def test_a_damaged_backup_is_not_restored(event):
+    """撤销 restores only a backup that opens: a damaged newest backup is named and the
+    workbook is left as it is."""
+    d = event.parent / f"{event.name}.bianpai-backups"
+    from bianpai.workbooks.backups import stack
+    newest = stack(event)[-1]
+    newest.write_bytes(newest.read_bytes()[:300])
+    before = digest(event)
+    res = run("undo", event, "--force")
+    assert res.exit_code == 2 and not isinstance(res.exception, (TypeError, ValueError, OSError))
+    assert digest(event) == before
+    shutil.rmtree(d)
+
+
+def test_regulation_change_undo_and_force_are_in_the_log(event):
+    """二十 代扣代缴20%税金: a 规程 value changed between commands is logged old → new; an
+    ``undo --force`` (which restores the backup byte for byte) is logged with where the
+    discarded file was kept, in the row before the next command's."""
+    from tests.helpers import set_setting
+    set_setting(event, "awards.tax.rate", 0.1)
+    assert run("rank", event, "--seed", 3).exit_code == 0
+    log = sheet_rows(event, "日志")
+    assert "规程修改" in log[-1][4] and "awards.tax.rate：0.2 → 0.1" in log[-1][4]
+    from bianpai.workbooks.backups import stack
+    backup = stack(event)[-1].read_bytes()
+    assert run("undo", event, "--force").exit_code == 0
+    assert event.read_bytes() == backup  # undo itself restores exactly
+    assert run("check", event).exit_code == 0
+    log = sheet_rows(event, "日志")
+    assert log[-2][1] == "undo" and log[-2][2] == "force=True"
+    assert "撤销“rank”" in log[-2][4] and "undone/" in log[-2][4]
+    assert log[-1][1] == "check"
