@@ -131,8 +131,8 @@ def presets():
     from bianpai.templates.presets_io import load_preset, preset_names
     t = Table(title="规程预设 / presets")
     t.add_column("预设 / preset", no_wrap=True)
-    t.add_column("规程 / regulation")
-    t.add_column("组别 / groups")
+    t.add_column("规程 / regulation", overflow="fold")
+    t.add_column("组别 / groups", overflow="fold")
     for name in preset_names():
         reg = load_preset(name)
         t.add_row(name, reg.title_zh, "、".join(g.name_zh for g in reg.groups[:6])

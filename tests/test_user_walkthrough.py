@@ -1,0 +1,79 @@
+"""What a new organizer trips on (a walk through the README with every preset): terminal tables
+that cut the 说明, messages whose brackets vanish, a draw that stops every group because one
+cannot go on, a note that only the English half carries, help without words.
+
+Each test names the 规程 clause the message or table serves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+
+import pandas as pd
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from bianpai.addin import cli
+from bianpai.addin.cli import app
+from bianpai.addin.terminal import print_standings
+from bianpai.engines.eligibility import check_roster
+from bianpai.engines.errors import RuleError
+from bianpai.engines.prizes import allocate
+from bianpai.engines.single_elimination import SingleElimination
+from bianpai.templates.presets_io import load_preset
+from tests.helpers import fill, four_pairs, new_event, sheet_rows
+
+runner = CliRunner()
+D = dt.date
+
+
+def _text(console: Console) -> str:
+    return console.file.getvalue()
+
+
+def _console(width: int = 80) -> Console:
+    return Console(file=io.StringIO(), width=width, color_system=None)
+
+
+# ------------------------------------------------------------------ terminal tables
+
+def test_standings_explanation_is_folded_not_cut_and_pools_are_named():
+    """深圳 十三（一）“比较场分相同对的平均得分率，高者列前”; 够级 七（一）1 “每个小组取前三名”:
+    on an 80-column terminal the 说明 says which tie-break decided (no “…”), and a stage
+    played in pools (A/B/C) shows the pool of each row."""
+    why = "与第2名场分、净胜分相同，以抽签区分（抽签列前）"
+    rows = [dict(pool=p, rank=r, team=10 * i + r, name=f"{p}{r}队", match_points="4",
+                 net_score="16", top_finishes=None, explanation=why if r == 1 else "")
+            for i, p in enumerate("ABC") for r in (1, 2)]
+    con = _console(80)
+    print_standings(con, {"各地市代表队 分组赛": rows})
+    out = _text(con)
+    assert "…" not in out
+    flat = "".join(ch for ch in out if ch not in " │\n")
+    assert "以抽签区分（抽签列前）" in flat
+    assert "小组" in out and "│ B " in out
+    assert "头游次数" not in out   # a criterion without values in this table is not a column
+
+
+def test_countback_strings_do_not_take_the_explanation_room():
+    """福建 80分 比赛规则 二3（逐副比较）: the countback string (“4/4/4/…”) stays on the 排名
+    sheet; the terminal keeps the main score and the 说明 readable."""
+    rows = [dict(pool="NS", rank=r, team=r, name=f"{r}号", match_points=str(90 - r),
+                 board_countback="4/4/4/4/4/4/4/4/4/4", explanation=f"场分多于第{r + 1}名")
+            for r in (1, 2)]
+    con = _console(80)
+    print_standings(con, {"扑克牌升级（80分） 米切尔赛": rows})
+    out = _text(con)
+    assert "4/4/4" not in out
+    assert "场分多于第2名" in out
+
+
+def test_presets_table_shows_whole_titles():
+    """The 规程 title is how an organizer recognises the preset: not cut at 80 columns."""
+    res = runner.invoke(app, ["presets"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0
+    # (the title folds inside its column: the end of it is on a later line, not cut with "…")
+    assert "2023年深圳市掼牌（…" not in res.output
+    assert "双人赛" in res.output and "团体赛" in res.output
