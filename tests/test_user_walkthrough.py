@@ -77,3 +77,39 @@ def test_presets_table_shows_whole_titles():
     # (the title folds inside its column: the end of it is on a later line, not cut with "…")
     assert "2023年深圳市掼牌（…" not in res.output
     assert "双人赛" in res.output and "团体赛" in res.output
+
+
+# ------------------------------------------------------------------ CLI words
+
+def test_error_text_keeps_square_brackets(monkeypatch):
+    """A message naming ``bianpai[chess]`` (the extra for 国际象棋荷兰制, otog 单项 国际象棋) is
+    printed as written, not eaten as terminal markup."""
+    con = _console(120)
+    monkeypatch.setattr(cli, "err_console", con)
+
+    def boom():
+        raise RuleError("荷兰制编排需要安装 bianpai[chess]（py4swiss）", "needs bianpai[chess]")
+    with pytest.raises(cli.typer.Exit):
+        cli._run(boom)
+    assert "bianpai[chess]（py4swiss）" in _text(con)
+
+
+def test_help_explains_every_argument():
+    """Every workbook command says what its file and --out are; demo says which presets."""
+    for cmd in ("check", "draw", "rank", "awards", "advance", "withdraw", "undo"):
+        res = runner.invoke(app, [cmd, "--help"], env={"COLUMNS": "200"})
+        assert "赛事工作簿" in res.output, cmd
+    res = runner.invoke(app, ["draw", "--help"], env={"COLUMNS": "200"})
+    assert "写入另一个文件" in res.output and "下一轮" in res.output
+    res = runner.invoke(app, ["demo", "--help"], env={"COLUMNS": "200"})
+    assert "bianpai presets" in res.output
+
+
+def test_undo_names_the_command_in_chinese(tmp_path):
+    """撤销: the organizer pressed 检查名单, so the message says 检查名单, not ``check``."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    assert runner.invoke(app, ["check", str(wb)]).exit_code == 0
+    res = runner.invoke(app, ["undo", str(wb)])
+    assert res.exit_code == 0
+    assert "检查名单（check）" in res.output
