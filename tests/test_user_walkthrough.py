@@ -113,3 +113,49 @@ def test_undo_names_the_command_in_chinese(tmp_path):
     res = runner.invoke(app, ["undo", str(wb)])
     assert res.exit_code == 0
     assert "检查名单（check）" in res.output
+
+
+# ------------------------------------------------------------------ engine messages
+
+def test_blank_birth_date_is_reported_once():
+    """深圳 七（一）1 “年满20周岁…不得超过65周岁”: a blank 出生日期 is one finding on its cell,
+    not two."""
+    rules = load_preset("shenzhen-guandan-pairs-2023").eligibility
+    df = pd.DataFrame({"name": ["张伟", "王强"], "gender": ["男", "男"],
+                       "birth_date": [None, D(1980, 5, 1)], "group": ["男子双人赛"] * 2})
+    df.index = [2, 3]
+    f = check_roster(df, rules, event_date=D(2023, 9, 19))
+    blank = f[(f["row"] == 2) & (f["field"] == "birth_date")]
+    assert len(blank) == 1
+    assert "birth_date" not in " ".join(f["message_en"])
+
+
+def test_age_limit_reads_in_english():
+    """够级 四 “年龄不超过55周岁”: the English line says "at most 55", not "-–55"."""
+    rules = load_preset("qingdao-gouji-2015").eligibility
+    df = pd.DataFrame({"name": ["范金凤"], "gender": ["男"], "birth_date": [D(1955, 3, 3)],
+                       "group": ["各地市代表队"]})
+    df.index = [5]
+    f = check_roster(df, rules, event_date=D(2015, 9, 20))
+    en = " ".join(f["message_en"])
+    assert "at most 55" in en and "-–" not in en
+
+
+def test_ladder_note_is_in_the_chinese_summary():
+    """otog 九（三）1 “10人以上取前3名；6人（含6人）取前1名；不足3人取消”: 3–5 entries is not
+    written, and the Chinese summary (before “ / ”) says so, not only the English half."""
+    rk = pd.DataFrame({"group": "围棋成年组", "place": [1, 2, 3, 4],
+                       "entrant_id": [f"e{i}" for i in range(4)],
+                       "name": [f"选手{i}" for i in range(4)], "unit": "鄂托克旗"})
+    a = allocate(rk, load_preset("otog-mind-games-2024").awards)
+    zh = [line.split(" / ")[0] for line in a.log]
+    assert any("规程未规定" in line for line in zh)
+
+
+def test_bracket_that_cannot_stop_names_the_flight_and_the_setting():
+    """台球 十六（二）1（3） “组委会有权根据实际报名情况调整晋级名额”: a flight whose bracket cannot
+    leave the set number says which flight and which 规程 setting to change."""
+    fmt = SingleElimination(kind="single_elimination", stop_when_remaining={"男1": 16})
+    with pytest.raises(RuleError) as e:
+        fmt._rounds_to_play(12, 16, "男1")
+    assert "男1" in e.value.zh and "stop_when_remaining" in e.value.zh
