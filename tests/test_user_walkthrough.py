@@ -159,3 +159,62 @@ def test_bracket_that_cannot_stop_names_the_flight_and_the_setting():
     with pytest.raises(RuleError) as e:
         fmt._rounds_to_play(12, 16, "男1")
     assert "男1" in e.value.zh and "stop_when_remaining" in e.value.zh
+
+
+# ------------------------------------------------------------------ draw: groups go on alone
+
+def _otog_book(tmp_path):
+    wb = new_event(tmp_path / "o.xlsx", "otog-mind-games-2024")
+    rows = []
+    for i in range(6):
+        rows.append(["中国象棋成年组", None, None, f"棋手{i}", "男", D(1980, 1, i + 1), None, "乌兰镇"])
+    for i in range(4):
+        for k in range(2):
+            rows.append(["扑克掼蛋双人成年组", f"掼蛋{i}队", None, f"牌手{i}{k}", "男",
+                         D(1975, 2, 2 * i + k + 1), None, "棋牌协会"])
+    fill(wb, "报名", rows)
+    return wb
+
+
+def test_groups_go_on_alone_and_say_what_holds_them(tmp_path, monkeypatch):
+    """福建 象棋 四2 “比七轮” with too few teams: the Swiss cannot pair, but 各组别互不等待 — the
+    other groups are drawn and the message names the group, stage and round. otog 九 掼蛋
+    “单淘汰制，每轮四局制”: a group still waiting for results names the tables it waits for.
+    The check counts 参赛单位 (an individual event, otog 五（二）1, has no 队)."""
+    from bianpai.engines import swiss_individual
+    wb = _otog_book(tmp_path)
+    res = runner.invoke(app, ["check", str(wb)])
+    assert "10 个参赛单位" in res.output.replace("\n", "")
+
+    def cannot(self, state, rng):
+        raise RuleError("无法编排：不存在不重复相遇的完整对阵", "no rematch-free pairing")
+    monkeypatch.setattr(swiss_individual.IndividualSwiss, "next_round", cannot)
+    res = runner.invoke(app, ["draw", str(wb), "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    flat = res.output.replace("\n", "")
+    assert "中国象棋成年组积分编排赛第1轮无法编排：不存在不重复相遇的完整对阵" in flat
+    assert "无法编排：无法编排" not in flat
+    assert any(r[0] == "扑克掼蛋双人成年组" for r in sheet_rows(wb, "对阵")[1:])
+    assert "在“成绩”或“逐局成绩”表录入" in flat
+
+    monkeypatch.undo()
+    res = runner.invoke(app, ["draw", str(wb), "--seed", "2"])
+    assert res.exit_code == 0, res.output
+    flat = res.output.replace("\n", "")
+    assert "中国象棋成年组积分编排赛第1轮" in flat
+    assert "扑克掼蛋双人成年组单淘汰赛尚有 2 场未录入成绩" in flat
+    assert "第1轮第1桌" in flat and "（未编排）" in flat
+
+
+def test_demo_says_why_nothing_could_be_drawn(tmp_path, monkeypatch):
+    """A demo whose first draw fails (a missing optional package) stops with the reason instead
+    of an empty event."""
+    from bianpai.addin import commands
+    from bianpai.addin.core_demo import run_core_demo
+
+    def draw(port, **kw):
+        raise RuleError("荷兰制编排需要安装 bianpai[chess]（py4swiss）", "needs bianpai[chess]")
+    monkeypatch.setattr(commands, "draw", draw)
+    with pytest.raises(RuleError, match="py4swiss"):
+        run_core_demo("qingdao-gouji-2015", tmp_path / "d.xlsx", seed=1, console=_console(),
+                      fields={"city": 6, "amateur": 6}, pictures=False)
