@@ -218,3 +218,19 @@ def test_demo_says_why_nothing_could_be_drawn(tmp_path, monkeypatch):
     with pytest.raises(RuleError, match="py4swiss"):
         run_core_demo("qingdao-gouji-2015", tmp_path / "d.xlsx", seed=1, console=_console(),
                       fields={"city": 6, "amateur": 6}, pictures=False)
+
+
+def test_a_changed_setting_is_logged_with_its_chinese_name_and_cell(tmp_path):
+    """台球 十六（二）1（3） “组委会有权根据实际报名情况调整晋级名额”: the organizer changed a value on
+    the 规程 sheet; the log names it as the sheet does (名称 and the cell), not only by its path."""
+    from tests.helpers import set_setting
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    assert runner.invoke(app, ["check", str(wb)]).exit_code == 0
+    rows = sheet_rows(wb, "规程")
+    row, path = next((i, r[0]) for i, r in enumerate(rows, start=1)
+                     if str(r[0]).endswith("lateness.rounds_disqualify"))
+    set_setting(wb, path, 3)
+    assert runner.invoke(app, ["check", str(wb)]).exit_code == 0
+    logged = sheet_rows(wb, "日志")[-1][4]
+    assert f"{rows[row - 1][1]}（规程!C{row}）{path}：2 → 3" in logged
