@@ -234,3 +234,19 @@ def test_a_changed_setting_is_logged_with_its_chinese_name_and_cell(tmp_path):
     assert runner.invoke(app, ["check", str(wb)]).exit_code == 0
     logged = sheet_rows(wb, "日志")[-1][4]
     assert f"{rows[row - 1][1]}（规程!C{row}）{path}：2 → 3" in logged
+
+
+@pytest.mark.parametrize("preset", ["qingdao-gouji-2015", "otog-mind-games-2024",
+                                    "fujian-elder-mind-games-2024",
+                                    "cbsa-chinese-eightball-open-2022"])
+def test_settings_of_the_core_formats_have_chinese_names(preset):
+    """每个读法都是设置（规程表）: the organizer reads each setting by its 名称; the core's format
+    and scoring settings (80分 计分 三8 抠底, 积分编排 先后手, 台球 十六（二）弃权…) are named in
+    Chinese, not by their field names."""
+    from bianpai.workbooks.settings import settings_rows
+    from bianpai.workbooks.settings_labels import CORE_LABELS
+    rows = settings_rows(load_preset(preset))
+    left = [r[1] for r in rows if str(r[0]).rsplit(".", 1)[-1] in CORE_LABELS
+            and str(r[1]).rsplit(" › ", 1)[-1] in CORE_LABELS]
+    assert left == []
+    assert any(str(r[0]).rsplit(".", 1)[-1] in CORE_LABELS for r in rows)
