@@ -213,11 +213,15 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
     ag = rules.age_groups
     if ag is not None:
         ref = ag.reference_date or event_date
+        # a row an age range already refused is not refused again as "no age group"
+        said = {x["row"] for x in f.rows if x["code"] in ("age_below_min", "age_above_max")}
         for idx, b in births.items():
             if b is None or not ag.applies(*scope(idx)):
                 continue
             age = age_on(b, ref, ag.basis)
             band = ag.band_for(age)
+            if band is None and idx in said:
+                continue
             if band is None:
                 f.add("error", idx, "birth_date", "age_outside_groups",
                       f"于 {_fmt(ref)} 年龄 {age} 岁，不属于任何年龄组（{ag.clause or '规程'}）",

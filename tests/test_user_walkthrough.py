@@ -250,3 +250,14 @@ def test_settings_of_the_core_formats_have_chinese_names(preset):
             and str(r[1]).rsplit(" › ", 1)[-1] in CORE_LABELS]
     assert left == []
     assert any(str(r[0]).rsplit(".", 1)[-1] in CORE_LABELS for r in rows)
+
+
+def test_an_over_age_pair_player_is_refused_once():
+    """otog 五（二）2 “双人项目只设成年组”, 六（二）“成年组…65岁以下”: a 68-year-old in 桥牌双人 breaks
+    one rule and gets one finding (the age range), not a second “不属于任何年龄组”."""
+    rules = load_preset("otog-mind-games-2024").eligibility
+    df = pd.DataFrame({"name": ["李水清"], "gender": ["男"], "birth_date": [D(1956, 1, 1)],
+                       "group": ["桥牌双人成年组"], "event": ["桥牌"]})
+    df.index = [2]
+    f = check_roster(df, rules, event_date=D(2024, 5, 31))
+    assert list(f.loc[f["row"] == 2, "code"]) == ["age_above_max"]
