@@ -219,7 +219,9 @@ def awards(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
             res = _command("awards", workbook, out)
         except (InputError, InputErrors) as exc:  # e.g. awards before rank: say what to do
             from bianpai.addin.terminal import next_step_of
-            exc.hint = next_step_of(workbook)
+            errs = exc.errors if isinstance(exc, InputErrors) else [exc]
+            if not all(e.cell for e in errs):  # (a cell to correct says it better than a state)
+                exc.hint = next_step_of(workbook)
             raise
         if as_json:
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1, default=str) + "\n")

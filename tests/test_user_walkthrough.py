@@ -261,3 +261,19 @@ def test_an_over_age_pair_player_is_refused_once():
     df.index = [2]
     f = check_roster(df, rules, event_date=D(2024, 5, 31))
     assert list(f.loc[f["row"] == 2, "code"]) == ["age_above_max"]
+
+
+def test_refused_awards_do_not_say_awards_is_the_next_step(tmp_path):
+    """otog 九（二） places typed in 名次录入 (桥牌双人): a name not on the roster is refused at its
+    cell; the refusal adds no “当前状态 / 下一步” (after 排名 it read “下一步：可以奖励分配”, the
+    step just refused): the cell says what to do."""
+    wb = new_event(tmp_path / "o.xlsx", "otog-mind-games-2024")
+    rows = [["桥牌双人成年组", f"桥牌{i}组", None, f"牌手{i}{k}", "女", D(1970, 2, 2 * i + k + 1),
+             None, "桥牌协会"] for i in range(1, 5) for k in range(2)]
+    fill(wb, "报名", rows)
+    fill(wb, "名次录入", [["桥牌双人成年组", p, n] for p, n in
+                        ((1, "桥牌3组"), (2, "桥牌1组"), (3, "桥牌4组"), (4, "桥牌二组"))])
+    res = runner.invoke(app, ["awards", str(wb)])
+    assert res.exit_code == 2
+    assert "名次录入!C5" in res.output
+    assert "本工作簿当前状态" not in res.output and "可以奖励分配" not in res.output
