@@ -277,3 +277,17 @@ def test_refused_awards_do_not_say_awards_is_the_next_step(tmp_path):
     assert res.exit_code == 2
     assert "名次录入!C5" in res.output
     assert "本工作簿当前状态" not in res.output and "可以奖励分配" not in res.output
+
+
+def test_the_first_readme_command_prints_whole_explanations():
+    """README “两条命令”: ``bianpai demo`` ends with the Shenzhen standings; 十三（一）“比较场分相同对
+    的平均得分率” must be readable at 80 columns (it was cut to “以平均得…”)."""
+    from bianpai.addin.demo import final_table
+    why = "与第5名场分相同，以平均得分率区分 (53.17 > 50.00)"
+    rows = [dict(rank=4, number=2, name="选手03/选手04", match_points=7, avg_score_pct=53.17,
+                 explanation=why)]
+    con = _console(80)
+    con.print(final_table("男子双人赛", rows))
+    out = _text(con)
+    assert "…" not in out
+    assert "以平均得分率区分" in "".join(ch for ch in out if ch not in " │\n")
