@@ -4,9 +4,9 @@
     bianpai check event.xlsx
     bianpai draw event.xlsx [--seed N]
     bianpai rank event.xlsx [--round N] [--json]
-    bianpai advance event.xlsx [--seed N]      (team events: stage 1 → stage 2)
+    bianpai advance event.xlsx [--seed N]      (a stage is over: start the next one)
     bianpai undo event.xlsx
-    bianpai demo [fujian-elder-bridge-teams | otog-bridge-teams]
+    bianpai demo [PRESET]                      (any name `bianpai presets` lists)
 
 Every writing command saves atomically and keeps the previous file in
 ``event.xlsx.bianpai-backups/``; ``--out`` writes elsewhere instead of in place.
@@ -21,6 +21,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from bianpai.engines.errors import BianpaiError, InputError, InputErrors
 
@@ -31,6 +32,10 @@ err_console = Console(stderr=True)
 
 
 _OPEN: list = []
+
+#: the help of the arguments every workbook command shares
+WORKBOOK_HELP = "赛事工作簿（.xlsx 或 .xlsm）/ the event workbook"
+OUT_HELP = "写入另一个文件，原工作簿不变 / write the result to this file instead of in place"
 
 
 def _port(path: Path, out: Optional[Path], command: str):
@@ -50,13 +55,13 @@ def _command(name: str, workbook: Path, out: Optional[Path], **kwargs):
 
 
 COMMAND_LABELS = {"check": "检查名单", "draw": "抽签编排", "rank": "计算排名", "awards": "奖励分配",
-                  "advance": "进入下一阶段", "withdraw": "退赛"}
+                  "advance": "进入下一阶段", "withdraw": "退赛", "new": "新建工作簿", "demo": "演示"}
 
 
 def _print_status(res) -> None:
     state = getattr(res, "status", None)
     if state:
-        console.print(f"  当前状态：{state[0]}\n  下一步：{state[1]}")
+        console.print(f"  当前状态：{escape(state[0])}\n  下一步：{escape(state[1])}")
 
 
 def _run(fn):
@@ -73,16 +78,18 @@ def _call(fn):
     except InputErrors as exc:
         err_console.print(f"[bold red]未写入任何内容 / nothing written[/]：{len(exc.errors)} 处问题")
         for e in exc.errors:
-            err_console.print(f"  [red]{e.where or '-'}[/] {e.zh}\n      {e.en}")
+            err_console.print(f"  [red]{escape(e.where or '-')}[/] {escape(e.zh)}\n"
+                              f"      {escape(e.en)}")
         _print_hint(exc)
         raise typer.Exit(2)
     except InputError as exc:
         err_console.print(f"[bold red]未写入任何内容 / nothing written[/]：\n"
-                          f"  [red]{exc.where or '-'}[/] {exc.zh}\n      {exc.en}")
+                          f"  [red]{escape(exc.where or '-')}[/] {escape(exc.zh)}\n"
+                          f"      {escape(exc.en)}")
         _print_hint(exc)
         raise typer.Exit(2)
     except BianpaiError as exc:
-        err_console.print(f"[bold red]错误 / error[/]：{exc.zh}\n  {exc.en}")
+        err_console.print(f"[bold red]错误 / error[/]：{escape(exc.zh)}\n  {escape(exc.en)}")
         raise typer.Exit(2)
 
 
@@ -90,7 +97,7 @@ def _print_hint(exc) -> None:
     """Where this workbook stands and what to do next, when a command attached it."""
     hint = getattr(exc, "hint", None)
     if hint:
-        err_console.print(f"  本工作簿当前状态：{hint[0]}\n  下一步：{hint[1]}")
+        err_console.print(f"  本工作簿当前状态：{escape(hint[0])}\n  下一步：{escape(hint[1])}")
 
 
 @app.command()
@@ -113,13 +120,13 @@ def new(preset: str = typer.Argument("shenzhen-guandan-pairs-2023", help="规程
         if macros:
             from bianpai.addin.fronts import new_macro_workbook
             res = new_macro_workbook(reg, out, lang=lang)
-            console.print(f"[green]✓[/] {res.summary_zh}（带按钮 / with buttons）→ {out}")
-            console.print(f"  [dim]{res.summary_en}[/]")
+            console.print(f"[green]✓[/] {escape(res.summary_zh)}（带按钮 / with buttons）→ {out}")
+            console.print(f"  [dim]{escape(res.summary_en)}[/]")
             return
         port = OpenpyxlPort(out, create=True, command="new")
         res = commands.build_workbook(port, reg, lang=lang)
-        console.print(f"[green]✓[/] {res.summary_zh} → {out}")
-        console.print(f"  [dim]{res.summary_en}[/]")
+        console.print(f"[green]✓[/] {escape(res.summary_zh)} → {out}")
+        console.print(f"  [dim]{escape(res.summary_en)}[/]")
     _run(go)
 
 
@@ -131,8 +138,8 @@ def presets():
     from bianpai.templates.presets_io import load_preset, preset_names
     t = Table(title="规程预设 / presets")
     t.add_column("预设 / preset", no_wrap=True)
-    t.add_column("规程 / regulation")
-    t.add_column("组别 / groups")
+    t.add_column("规程 / regulation", overflow="fold")
+    t.add_column("组别 / groups", overflow="fold")
     for name in preset_names():
         reg = load_preset(name)
         t.add_row(name, reg.title_zh, "、".join(g.name_zh for g in reg.groups[:6])
@@ -141,17 +148,18 @@ def presets():
 
 
 @app.command()
-def check(workbook: Path, out: Optional[Path] = typer.Option(None, "--out")):
+def check(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
+          out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
     """检查名单（资格、重复、组别）并写入“校验”表 / check the roster."""
 
     def go():
         res = _command("check", workbook, out)
         bad = any(f["severity"] == "error" for f in res.findings)
         mark = "[red]✗[/]" if bad else ("[yellow]![/]" if res.findings else "[green]✓[/]")
-        console.print(f"{mark} {res.summary_zh}（详见“校验”表 / see the Checks sheet）")
+        console.print(f"{mark} {escape(res.summary_zh)}（详见“校验”表 / see the Checks sheet）")
         for f in res.findings[:30]:
             colour = "red" if f["severity"] == "error" else "yellow"
-            console.print(f"  [{colour}]{f['where']}[/] {f['zh']}")
+            console.print(f"  [{colour}]{escape(str(f['where']))}[/] {escape(str(f['zh']))}")
         if len(res.findings) > 30:
             console.print(f"  … 另有 {len(res.findings) - 30} 条")
         _print_status(res)
@@ -161,28 +169,31 @@ def check(workbook: Path, out: Optional[Path] = typer.Option(None, "--out")):
 
 
 @app.command()
-def draw(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed", help="随机种子"),
+def draw(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
+         seed: Optional[int] = typer.Option(None, "--seed", help="随机种子"),
          redraw: bool = typer.Option(False, "--redraw", help="重新抽签（已有成绩时拒绝）"),
          accept_warnings: Optional[str] = typer.Option(
              None, "--accept-warnings", help="接受名单警告并说明理由（写入日志）"),
-         out: Optional[Path] = typer.Option(None, "--out")):
-    """抽签编排：抽序号并生成全部对阵 / draw numbers and the whole schedule."""
+         out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
+    """抽签编排：首次抽签定序号；之后每录完一轮按一次，编排下一轮（单循环双人赛一次排出全部轮次）
+    / draw numbers, then the next round each time (a pairs round robin: the whole schedule)."""
 
     def go():
         res = _command("draw", workbook, out, seed=seed, redraw=redraw,
                        accept_warnings=accept_warnings)
         seed_text = f"（随机种子 {res.seed}）" if res.seed is not None else "（未重新抽签，沿用原种子）"
-        console.print(f"[green]✓[/] {res.summary_zh}{seed_text}")
-        console.print(f"  [dim]{res.summary_en}[/]")
+        console.print(f"[green]✓[/] {escape(res.summary_zh)}{seed_text}")
+        console.print(f"  [dim]{escape(res.summary_en)}[/]")
         _print_status(res)
     _run(go)
 
 
 @app.command()
-def rank(workbook: Path, round: Optional[int] = typer.Option(None, "--round", help="截至第几轮"),
+def rank(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
+         round: Optional[int] = typer.Option(None, "--round", help="截至第几轮"),
          seed: Optional[int] = typer.Option(None, "--seed", help="抽签定名次的随机种子"),
          as_json: bool = typer.Option(False, "--json", help="以 JSON 输出排名"),
-         out: Optional[Path] = typer.Option(None, "--out")):
+         out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
     """计算排名并写入“排名”“成绩汇总” / compute standings."""
 
     def go():
@@ -190,16 +201,17 @@ def rank(workbook: Path, round: Optional[int] = typer.Option(None, "--round", he
         if as_json:
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1) + "\n")
         else:
-            console.print(f"[green]✓[/] {res.summary_zh}")
-            console.print(f"  [dim]{res.summary_en}[/]")
+            console.print(f"[green]✓[/] {escape(res.summary_zh)}")
+            console.print(f"  [dim]{escape(res.summary_en)}[/]")
             _print_standings(res.data)
             _print_status(res)
     _run(go)
 
 
 @app.command()
-def awards(workbook: Path, as_json: bool = typer.Option(False, "--json"),
-           out: Optional[Path] = typer.Option(None, "--out")):
+def awards(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
+           as_json: bool = typer.Option(False, "--json", help="以 JSON 输出奖励 / print the awards as JSON"),
+           out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
     """奖励分配：奖励、领奖签收表、证书 / allocate places, prizes, tax and certificates."""
 
     def go():
@@ -207,33 +219,36 @@ def awards(workbook: Path, as_json: bool = typer.Option(False, "--json"),
             res = _command("awards", workbook, out)
         except (InputError, InputErrors) as exc:  # e.g. awards before rank: say what to do
             from bianpai.addin.terminal import next_step_of
-            exc.hint = next_step_of(workbook)
+            errs = exc.errors if isinstance(exc, InputErrors) else [exc]
+            if not all(e.cell for e in errs):  # (a cell to correct says it better than a state)
+                exc.hint = next_step_of(workbook)
             raise
         if as_json:
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1, default=str) + "\n")
         else:
-            console.print(f"[green]✓[/] {res.summary_zh}")
-            console.print(f"  [dim]{res.summary_en}[/]")
+            console.print(f"[green]✓[/] {escape(res.summary_zh)}")
+            console.print(f"  [dim]{escape(res.summary_en)}[/]")
             _print_status(res)
     _run(go)
 
 
 @app.command()
-def advance(workbook: Path, seed: Optional[int] = typer.Option(None, "--seed",
-                                                               help="第一阶段同分抽签的随机种子"),
-            out: Optional[Path] = typer.Option(None, "--out")):
-    """进入下一阶段：第一阶段排名，写出淘汰赛对阵与附加赛第1轮 / rank stage 1, start stage 2."""
+def advance(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
+            seed: Optional[int] = typer.Option(None, "--seed", help="本阶段同分抽签的随机种子"),
+            out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
+    """进入下一阶段：本阶段排名，按规程写出下一阶段（四强、决赛、淘汰赛、附加赛）的晋级与对阵
+    / rank the finished stage and start the next one."""
 
     def go():
         res = _command("advance", workbook, out, seed=seed)
-        console.print(f"[green]✓[/] {res.summary_zh}")
-        console.print(f"  [dim]{res.summary_en}[/]")
+        console.print(f"[green]✓[/] {escape(res.summary_zh)}")
+        console.print(f"  [dim]{escape(res.summary_en)}[/]")
         _print_status(res)
     _run(go)
 
 
 @app.command()
-def withdraw(workbook: Path,
+def withdraw(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
              group: Optional[str] = typer.Option(None, "--group", help="组别 / group"),
              team: Optional[int] = typer.Option(None, "--team", help="队号 / team number"),
              after_round: Optional[int] = typer.Option(None, "--after-round",
@@ -241,22 +256,23 @@ def withdraw(workbook: Path,
              annul: Optional[bool] = typer.Option(None, "--annul/--keep",
                                                   help="取消全部成绩 / 保留已赛成绩（默认按规程）"),
              reason: str = typer.Option("", "--reason", help="原因（写入日志）"),
-             out: Optional[Path] = typer.Option(None, "--out")):
+             out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
     """退赛：某队在第 k 轮后退出（不带 --group/--team 时只检查并登记“退赛”表）/ an entrant leaves
     after round k (without --group/--team: check and log the 退赛 sheet)."""
 
     def go():
         res = _command("withdraw", workbook, out, group=group, team=team, after_round=after_round,
                        annul=annul, reason=reason)
-        console.print(f"[green]✓[/] {res.summary_zh}")
-        console.print(f"  [dim]{res.summary_en}[/]")
+        console.print(f"[green]✓[/] {escape(res.summary_zh)}")
+        console.print(f"  [dim]{escape(res.summary_en)}[/]")
         _print_status(res)
     _run(go)
 
 
 @app.command()
-def undo(workbook: Path, force: bool = typer.Option(
-        False, "--force", help="即使上次操作后有新录入也撤销（当前文件另存于 undone/）")):
+def undo(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
+         force: bool = typer.Option(False, "--force",
+                                    help="即使上次操作后有新录入也撤销（当前文件另存于 undone/）")):
     """撤销上一次操作：恢复上一个备份 / restore the previous version of the workbook."""
     from bianpai.workbooks.backups import undo as undo_file
 
@@ -265,15 +281,19 @@ def undo(workbook: Path, force: bool = typer.Option(
         undone = restored.stem.split("-", 1)[-1]
         from bianpai.addin.undo_log import note_undo
         note_undo(workbook, restored, force)  # into 日志 with the next command's row
-        console.print(f"[green]✓[/] 已撤销“{undone}”：工作簿恢复到该操作之前 / undid {undone}")
+        label = COMMAND_LABELS.get(undone)
+        shown = f"{label}（{undone}）" if label else undone
+        console.print(f"[green]✓[/] 已撤销“{escape(shown)}”：工作簿恢复到该操作之前 / undid {escape(undone)}")
     _run(go)
 
 
 @app.command()
-def demo(preset: str = typer.Argument("shenzhen-guandan-pairs-2023"),
-         out: Path = typer.Option(Path("bianpai-demo.xlsx"), "-o", "--out"),
-         seed: int = typer.Option(2023, "--seed")):
-    """演示：用内置赛事跑完整流程 / run the default event end to end."""
+def demo(preset: str = typer.Argument("shenzhen-guandan-pairs-2023",
+                                     help="规程预设名称（bianpai presets 列出全部）/ preset"),
+         out: Path = typer.Option(Path("bianpai-demo.xlsx"), "-o", "--out",
+                                  help="演示工作簿 / the demo workbook to write"),
+         seed: int = typer.Option(2023, "--seed", help="随机种子 / random seed")):
+    """演示：用内置规程模拟整个赛事（报名、抽签、成绩、排名、奖励）/ run a preset's event end to end."""
     from bianpai.addin.demo import run_demo
 
     def go():

@@ -115,13 +115,27 @@ def settings_changes(port: WorkbookPort) -> list[tuple[str, Any, Any]]:
     return changes
 
 
+def _setting_names(port: WorkbookPort) -> dict[str, str]:
+    """``{path: "名称（规程!C12）"}`` of the 规程 sheet: how the organizer finds a changed
+    setting (its Chinese name and the cell of its value), shown before its path in the log."""
+    name = find_sheet(port, L.SETTINGS)
+    if name is None:
+        return {}
+    out = {}
+    for r, row in enumerate(port.read_values(name)[1:], start=2):
+        if row and row[0] not in (None, "") and len(row) > 1 and row[1] not in (None, ""):
+            out[str(row[0]).strip()] = f"{row[1]}（{name}!C{r}）"
+    return out
+
+
 def log(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> None:
     """Append one row to 日志 (created when missing). A 规程 value changed since the last
     command is logged in the summary as ``设置项: old → new``."""
     changes = settings_changes(port)
     if changes:
-        result.summary_zh += "；规程修改：" + "；".join(f"{k}：{a or '（空）'} → {b or '（空）'}"
-                                                   for k, a, b in changes)
+        named = _setting_names(port)
+        result.summary_zh += "；规程修改：" + "；".join(
+            f"{named.get(k, '')}{k}：{a or '（空）'} → {b or '（空）'}" for k, a, b in changes)
         result.summary_en += "; regulation changed: " + "; ".join(f"{k}: {a!r} -> {b!r}"
                                                                    for k, a, b in changes)
     from bianpai.addin.undo_log import pending_rows  # noqa: PLC0415

@@ -222,8 +222,9 @@ def core_check(port: WorkbookPort):
     c.write_generated(port, L.CHECKS, rows, ev.lang)
     n_err = sum(1 for s, _ in problems if s == "error")
     result = c.CommandResult(
-        "check", f"名单检查：{len(ev.roster)} 队，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
-        f"roster check: {len(ev.roster)} teams, {n_err} errors, {len(problems) - n_err} warnings",
+        "check", f"名单检查：{len(ev.roster)} 个参赛单位（队/组合/个人），错误 {n_err} 处，"
+                 f"警告 {len(problems) - n_err} 处",
+        f"roster check: {len(ev.roster)} entries, {n_err} errors, {len(problems) - n_err} warnings",
         findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
     if n_err:
         result.status_hint = (f"名单有 {n_err} 处错误（首处：{problems[0][1].where}）",

@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bianpai.addin import commands
@@ -373,6 +374,10 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
                         res = commands.advance(port, seed=seed + step)
                         console.print(f"[green]✓[/] {res.summary_zh}")
                         continue
+                    if step == 1:  # nothing could be drawn (e.g. a missing optional package)
+                        raise
+                    if getattr(exc, "next_command", None) != "rank":  # not the normal end
+                        console.print(f"[yellow]![/] {escape(exc.zh)}")
                     break
                 console.print(f"[green]✓[/] {res.summary_zh}")
                 if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):

@@ -246,19 +246,30 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                 errs.append(_missing_reason(ev, g, s, miss) if miss else InputError(
                     exc.zh, exc.en, sheet=ev.sheet(ev.lay.results)))
                 break
+            except RuleError as exc:  # this group cannot go on (say which); the others can
+                n = st.rounds_drawn() + 1
+                errs.append(InputError(
+                    f"{ev.gname(g)}{ev.sname(s)}第{n}轮无法编排：{exc.zh.removeprefix('无法编排：')}",
+                    f"{g.name_en or g.id} {s.name_en or s.id} round {n}: {exc.en}",
+                    sheet=ev.sheet(K.SCHEDULE)))
+                break
             new += [(g, s, m) for m in ms]
             break  # one running stage per group at a time (the next waits for advance)
     if errs and not new and not seed_of:
         raise InputErrors(errs)
     for e in errs:  # groups go on independently: one group waiting does not hold the others
-        notes.append(e.zh.split("\n")[0].rstrip("：:") + "（未编排）")
+        head, *lines = e.zh.split("\n")
+        listed = "；".join(x.strip() for x in lines if x.strip())  # the matches still missing
+        notes.append(head.rstrip("：:") + (f"（{listed}）" if listed else "") + "（未编排）")
     if not new and not seed_of:
         if notes:
             exc = RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
             # what to press next, for a caller that drives the commands (the demo, a front)
             exc.next_command = "advance" if any("bianpai advance" in n for n in notes) else None
             raise exc
-        raise RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
+        done = RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
+        done.next_command = "rank"
+        raise done
     _write_draw(ev, seed_of, new, rewrite_draw=late)
     parts: dict[str, int] = {}
     for g, s, m in new:
@@ -269,7 +280,7 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                              f"drawn: {len(new)} matches", seed=seed)
     n_new = sum(1 for _g, _s, m in new if not m.is_bye)
     result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
-                          "在“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
+                          "在“成绩”或“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"

@@ -126,12 +126,19 @@ def run_demo(preset: str, out: Path, *, seed: int = 2023, console: Console | Non
             ares = commands.awards(OpenpyxlPort(out, command="awards"))
             console.print(f"[green]✓[/] {ares.summary_zh}")
     for group, rows in res.data.items():
-        t = Table(title=f"{group} 最终排名")
-        for col in ("名次", "序号", "选手", "场分", "平均得分率", "说明"):
-            t.add_column(col)
-        for r in rows:
-            t.add_row(str(r["rank"]), str(r["number"]), r["name"], str(r["match_points"]),
-                      f"{r['avg_score_pct']:.2f}", r["explanation"])
-        console.print(t)
+        console.print(final_table(group, rows))
     console.print(f"[bold]已保存[/] {out.resolve()}")
     return res.data
+
+
+def final_table(group: str, rows: list[dict]) -> Table:
+    """The demo's final standings of one group: 名次, 序号, 选手, 场分, 平均得分率, 说明 (rows as
+    :func:`bianpai.addin.commands.rank` gives them). The 说明 folds: rich would cut Chinese text
+    (no spaces) with "…" and lose which tie-break decided."""
+    t = Table(title=f"{group} 最终排名")
+    for col in ("名次", "序号", "选手", "场分", "平均得分率", "说明"):
+        t.add_column(col, overflow="fold", no_wrap=col != "说明", ratio=1 if col == "说明" else None)
+    for r in rows:
+        t.add_row(str(r["rank"]), str(r["number"]), r["name"], str(r["match_points"]),
+                  f"{r['avg_score_pct']:.2f}", r["explanation"])
+    return t

@@ -29,6 +29,17 @@ def progress_bar(console: Console, label: str, total: int | None = None):
         yield step
 
 
+def _numeric(v) -> bool:
+    """A value a terminal column can show in a few characters (a number, or a number as text)."""
+    if isinstance(v, (int, float)):
+        return True
+    try:
+        float(str(v))
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def _is_match_rows(rows: list[dict]) -> bool:
     return bool(rows) and "home" in rows[0] and "away" in rows[0]
 
@@ -37,7 +48,9 @@ def _match_table(title: str, rows: list[dict]) -> Table:
     """A knockout stage: 场次, 主队, 客队, 胜队 (numbers and names when known), 说明."""
     t = Table(title=title)
     for col in ("场次", "主队", "客队", "胜队", "说明"):
-        t.add_column(col, no_wrap=col != "说明", ratio=1 if col == "说明" else None)
+        # Chinese text has no spaces: fold it, or rich cuts the 说明 with "…"
+        t.add_column(col, no_wrap=col != "说明", ratio=1 if col == "说明" else None,
+                     overflow="fold")
 
     def who(r, k):
         n = r.get(k)
@@ -65,10 +78,16 @@ def print_standings(console: Console, data: dict) -> None:
         place = "place" if "place" in rows[0] and "rank" not in rows[0] else "rank"
         fixed = [(place, "名次"), ("team" if team else "number", "队号" if team else "序号"),
                  ("name", "队名" if team else "选手")]
+        if any(r.get("pool") not in (None, "") for r in rows):  # A组, 男1…: name each block
+            fixed.insert(0, ("pool", "小组"))
         if "source" in rows[0]:  # a final ranking: where each place was decided
             fixed.append(("source", "名次来源"))
         # the main score and the first tie-break fit a terminal; the 排名 sheet has them all
-        crit = [k for k in rows[0] if k in CRITERIA and k != "lots"][:2]
+        # (only criteria this table has numbers for: a countback string or an empty column
+        # would leave no room for the 说明)
+        crit = [k for k in rows[0] if k in CRITERIA and k != "lots"
+                and any(r.get(k) is not None for r in rows)
+                and all(r.get(k) is None or _numeric(r[k]) for r in rows)][:2]
         if team:
             fixed += [(k, title) for k, title in (("carry_over", "带分"), ("total", "总VP"))
                       if k in rows[0]]
@@ -76,7 +95,7 @@ def print_standings(console: Console, data: dict) -> None:
             t.add_column(title, no_wrap=True)
         for k in crit:
             t.add_column(CRITERIA[k].label_zh, justify="right", no_wrap=True)
-        t.add_column("说明", ratio=1)
+        t.add_column("说明", ratio=1, overflow="fold")
         for r in rows:
             t.add_row(*["" if r.get(k) is None else str(r[k]) for k, _ in fixed],
                       *["" if r.get(k) is None else str(r[k]) for k in crit],

@@ -62,6 +62,17 @@ def _text(v) -> str:
     return "" if _blank(v) else str(v).strip()
 
 
+def _allowed_en(r) -> str:
+    """The English words of an age range: "at most 55", "18 to under 65", "at least 58"."""
+    hi = None if r.max_age is None else (f"under {r.max_age}" if r.max_exclusive
+                                         else f"at most {r.max_age}")
+    if r.min_age is None:
+        return hi or "any age"
+    if hi is None:
+        return f"at least {r.min_age}"
+    return f"{r.min_age} to {hi.removeprefix('at most ')}"
+
+
 def _fmt(d: dt.date) -> str:
     return f"{d.year}年{d.month}月{d.day}日"
 
@@ -101,7 +112,7 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
         for idx in df.index:
             if _blank(df.at[idx, col]):
                 f.add("error", idx, col, "missing_value", f"「{col}」不能为空",
-                      f"{col} is blank")
+                      f"{col.replace('_', ' ')} is blank")
 
     births: dict = {}
     genders: dict = {}
@@ -115,7 +126,8 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
                 f.add("error", idx, "birth_date", "bad_date", f"出生日期「{v}」无法识别",
                       f"birth date {v!r} not understood")
                 continue
-            if births[idx] is None and rules.needs_birth_date:
+            if births[idx] is None and rules.needs_birth_date \
+                    and "birth_date" not in rules.required_fields:  # (said once, above)
                 f.add("error", idx, "birth_date", "missing_value", "出生日期不能为空",
                       "birth date is blank")
     elif rules.needs_birth_date:
@@ -194,21 +206,22 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
                     else "age_above_max"
                 f.add(r.severity, idx, "birth_date", code,
                       f"{who}运动员于 {_fmt(ref)} 年龄 {age} 岁，须{limit}（{r.clause or '规程'}）",
-                      f"age {age} on {ref}; allowed: "
-                      f"{r.min_age if r.min_age is not None else '-'}–"
-                      f"{r.max_age if r.max_age is not None else '-'}"
-                      f"{' (exclusive)' if r.max_exclusive else ''}"
+                      f"age {age} on {ref}; allowed: {_allowed_en(r)}"
                       f"{' for ' + r.gender if r.gender else ''}")
 
     # age groups
     ag = rules.age_groups
     if ag is not None:
         ref = ag.reference_date or event_date
+        # a row an age range already refused is not refused again as "no age group"
+        said = {x["row"] for x in f.rows if x["code"] in ("age_below_min", "age_above_max")}
         for idx, b in births.items():
             if b is None or not ag.applies(*scope(idx)):
                 continue
             age = age_on(b, ref, ag.basis)
             band = ag.band_for(age)
+            if band is None and idx in said:
+                continue
             if band is None:
                 f.add("error", idx, "birth_date", "age_outside_groups",
                       f"于 {_fmt(ref)} 年龄 {age} 岁，不属于任何年龄组（{ag.clause or '规程'}）",

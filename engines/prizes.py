@@ -174,14 +174,15 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
             continue
         n_places = block.places_for(n_entries)
         step = block.places_by_entries.step_for(n_entries) if block.places_by_entries else None
+        # the step's note (a reading the 规程 leaves open) belongs to the Chinese half: the
+        # summary shows the part before " / " to Chinese readers, the part after to English ones
+        note = f"（注：{step.note}）" if step is not None and step.note else ""
         if n_places == 0 and block.merit_split:
-            msg = (f"组别「{label}」参赛 {n_entries}，不设名次奖，按比例评优胜奖/优秀奖 / group "
+            msg = (f"组别「{label}」参赛 {n_entries}，不设名次奖，按比例评优胜奖/优秀奖{note} / group "
                    f"{label!r}: {n_entries} entries, no place prizes, merit split only")
         else:
-            msg = (f"组别「{label}」参赛 {n_entries}，录取前 {n_places} 名 / group {label!r}: "
+            msg = (f"组别「{label}」参赛 {n_entries}，录取前 {n_places} 名{note} / group {label!r}: "
                    f"{n_entries} entries, {n_places} places")
-        if step is not None and step.note:
-            msg += f"（注：{step.note}）"
         log.append(msg)
 
         if rules.reaward_vacated and not g["eligible"].all():

@@ -107,8 +107,11 @@ class SingleElimination(_Bracket):
                 return r
             if alive < k:
                 break
-        raise RuleError(f"{n} 人的标准签表不能恰好剩下 {k} 人", f"a standard bracket of {n} "
-                        f"entrants never leaves exactly {k}")
+        where = f"{pool}：" if pool is not None else ""
+        raise RuleError(f"{where}{n} 人的标准签表不能恰好剩下 {k} 人；请在“规程”表把该阶段的"
+                        f"“剩余几人结束”（stop_when_remaining）改为这张签表能恰好剩下的人数",
+                        f"{where}a standard bracket of {n} entrants never leaves exactly {k}; "
+                        f"change the stage's stop_when_remaining on the 规程 sheet")
 
     def _pool_nodes(self, n: int, pool: str | None = None) -> list[Node]:
         size = self._size(n)

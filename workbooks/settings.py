@@ -22,6 +22,7 @@ from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.presets_io import load_preset
 from bianpai.templates.schema import Regulation
 from bianpai.workbooks.layouts import SETTINGS
+from bianpai.workbooks.settings_labels import CORE_LABELS
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.tables import find_sheet, read_settings
 
@@ -88,6 +89,7 @@ LABELS = {
     "replacement_places": "替补名次", "discretionary": "酌情选派", "title": "称号",
     "winner_label": "优胜奖名称", "merit_label": "优秀奖名称",
 }
+LABELS = {**CORE_LABELS, **LABELS}  # (a name given above wins)
 SKIP = {"clause", "note", "notes"}
 #: Mapping-valued settings shown in one cell as "key: value, key: value" (e.g. a prize table).
 MAPPING_FIELDS = {"amounts", "genders"}
