@@ -165,15 +165,21 @@ class CoreEvent:
         sch = self.schedule
         if sch is None or sch.empty:
             return []
-        sub = sch[(sch["group_id"] == g.id) & (sch["stage_id"] == s.id)]
-        out = []
-        for rec in sub.to_dict("records"):
-            sides = (rec["side0"], rec["side1"])
-            out.append(Match(round=int(rec["round"]), table=int(rec["table"]),
-                             sides=tuple(None if v is None else int(v) for v in sides),
-                             pool=rec["pool"], label=rec["label"]))
-        out.sort(key=lambda m: (m.round, str(m.pool or ""), m.table))
-        return out
+        # every stage's matches built once per schedule (asked for many times per command)
+        built = self._results_cache.get("raw_matches")
+        if built is None or built[0] is not sch:
+            by_stage: dict[tuple, list[Match]] = {}
+            cols = {c: sch[c].tolist() for c in ("group_id", "stage_id", "round", "table",
+                                                 "side0", "side1", "pool", "label")}
+            for gid, sid, rnd, tab, s0, s1, pool, label in zip(*cols.values()):
+                by_stage.setdefault((gid, sid), []).append(Match(
+                    round=int(rnd), table=int(tab),
+                    sides=tuple(None if v is None else int(v) for v in (s0, s1)),
+                    pool=pool, label=label))
+            for ms in by_stage.values():
+                ms.sort(key=lambda m: (m.round, str(m.pool or ""), m.table))
+            built = self._results_cache["raw_matches"] = (sch, by_stage)
+        return list(built[1].get((g.id, s.id), ()))
 
     def started(self, g: Group, s: Stage) -> bool:
         return bool(self.stage_matches(g, s))

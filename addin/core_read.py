@@ -324,7 +324,6 @@ def _read_typed(ev: CoreEvent) -> None:
     for key in set(totals) | set(games) | set(pens):
         vals, decision, where_t = totals.get(key, ({}, None, ""))
         rows = games.get(key, [])
-        gdf = _games_frame(rows)
         has_totals = any(v is not None for k, v in vals.items() if k not in prefilled)
         has_games = any(not pd.isna(v) for r in rows for k, v in r.items()
                         if k not in ("game", "_row"))
@@ -333,28 +332,16 @@ def _read_typed(ev: CoreEvent) -> None:
                                         "a match is entered both as totals and game by game; keep one",
                                         sheet=rsheet, cell=where_t.split("!")[-1]))
             continue
-        ev.typed[key] = TypedMatch(games=gdf, totals=vals if has_totals else {},
-                                   decision=decision, penalties=tuple(pens.get(key, ())),
-                                   where=tuple(w for w in (where_t, where_g.get(key, "")) if w),
-                                   cells=cells.get(key, {}))
+        # the rows as dicts: the per-match frame is built only if a scoring reads ``games``
+        ev.typed[key] = TypedMatch.from_rows(
+            rows, totals=vals if has_totals else {}, decision=decision,
+            penalties=tuple(pens.get(key, ())), cells=cells.get(key, {}),
+            where=tuple(w for w in (where_t, where_g.get(key, "")) if w))
 
 
 def _games_frame(rows: list[dict]) -> pd.DataFrame:
     """One match's game rows as a frame in game order (what ``pd.DataFrame(rows)
-    .sort_values("game")`` gives, index included: the rows' positions as typed), sorted in
-    Python: thousands of matches are read per command and pandas' sort costs far more than the
-    rows on a frame this small. An empty game number sorts last."""
-    if not rows:
-        return pd.DataFrame(columns=["game"])
-
-    def order(i: int):
-        g = rows[i]["game"]
-        blank = g is None or g != g
-        return (blank, 0 if blank else g)
-
-    idx = sorted(range(len(rows)), key=order)
-    if idx == list(range(len(rows))):
-        return pd.DataFrame(rows)
-    return pd.DataFrame([rows[i] for i in idx], index=idx)
-
-
+    .sort_values("game")`` gives, index included: the rows' positions as typed); an empty game
+    number sorts last. The reader keeps the rows (:meth:`TypedMatch.from_rows`) and builds this
+    frame only when a scoring asks for ``games``."""
+    return TypedMatch.from_rows(rows).games

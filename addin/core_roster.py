@@ -177,11 +177,16 @@ def _check_members(ev: CoreEvent) -> None:
     sides = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): (r["side0"], r["side1"])
              for r in ev.schedule.to_dict("records")}
     sheet = ev.sheet(ev.lay.games)
+    registered: dict[Any, list[str]] = {}  # roster row → its players (looked up once)
+    cols_of: dict[tuple, list] = {}
     for key, typed in ev.typed.items():
         g = ev.reg.group(key[0])
         s = g.stage(key[1])
-        cols = [c for c in s.scoring.entry_game_columns() if c.member and c.side is not None]
-        if not cols or typed.games.empty or key not in sides:
+        if key[:2] not in cols_of:
+            cols_of[key[:2]] = [c for c in s.scoring.entry_game_columns()
+                                if c.member and c.side is not None]
+        cols = cols_of[key[:2]]
+        if not cols or not typed.game_records() or key not in sides:
             continue
         teams = ev.groups[g.id].teams
         for col in cols:
@@ -189,13 +194,16 @@ def _check_members(ev: CoreEvent) -> None:
             t = teams.get(int(number)) if number is not None else None
             listed: list[str] = []  # the team's players in registration (台次名单) order
             if t is not None and t.get("roster_row") is not None and t["roster_row"] in ev.roster.index:
-                rec = ev.roster.loc[t["roster_row"]]
-                names = (rec.get(f"player{i}") for i in range(1, 7))
-                listed = [str(v).strip() for v in names if not is_blank(v)]
+                if t["roster_row"] not in registered:
+                    rec = ev.roster.loc[t["roster_row"]]
+                    names = (rec.get(f"player{i}") for i in range(1, 7))
+                    registered[t["roster_row"]] = [str(v).strip() for v in names
+                                                   if not is_blank(v)]
+                listed = list(registered[t["roster_row"]])
             players = set(listed)
             seen: dict[str, Any] = {}
             by_board: dict[int, tuple[str, str]] = {}
-            for r in typed.games.to_dict("records"):
+            for r in typed.game_records():
                 v = r.get(col.key)
                 if v is None or v != v or str(v).strip() == "":
                     continue

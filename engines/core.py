@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Iterable, Protocol, runtime_checkable
 import pandas as pd
 
 from bianpai.engines.errors import BianpaiError
+from bianpai.engines.typed_rows import LazyGames, from_rows, records_like_frame
 
 __all__ = [
     "StageEntrant", "Match", "EntryColumn", "TypedMatch", "MatchResult", "StageState", "NotReady", "Reason",
@@ -280,9 +281,10 @@ class TypedMatch:
     typed per match (else empty). ``decision``: a decision code (``判定``) or ``None``.
     ``penalties``: ``(side, kind, value)`` triples (value in the scoring's unit, positive = a
     deduction). ``where``: row labels of the typed cells (``"成绩!G9"``) for messages.
+    :meth:`from_rows` keeps the game rows as dicts and builds ``games`` only when read.
     """
 
-    games: pd.DataFrame
+    games: pd.DataFrame = LazyGames()
     totals: dict[str, Any] = field(default_factory=dict)
     decision: str | None = None
     penalties: tuple[tuple[int, str, Decimal], ...] = ()
@@ -299,6 +301,8 @@ class TypedMatch:
     def _records(self) -> list[dict[str, Any]]:
         """The cached game rows (shared: callers copy before changing one)."""
         cached = self.__dict__.get("_game_records")
+        if cached is None and self.__dict__.get("_games") is None and "_rows" in self.__dict__:
+            cached = records_like_frame(self.__dict__["_rows"][0])
         if cached is None:
             g = self.games
             cols = list(g.columns)
@@ -306,6 +310,13 @@ class TypedMatch:
                 if cols else []
             object.__setattr__(self, "_game_records", cached)
         return cached
+
+    from_rows = classmethod(from_rows)
+
+    def columns(self) -> tuple[str, ...]:
+        """The columns of ``games`` (without building the frame when the rows tell them)."""
+        recs = None if self.__dict__.get("_games") is not None else self._records()
+        return tuple(recs[0]) if recs else tuple(self.games.columns)
 
     def game_key(self) -> tuple:
         """The typed game rows as a hashable tuple of tuples (for a scoring's memo)."""

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
 import pandas as pd
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, register_scoring
@@ -18,19 +18,26 @@ from bianpai.engines.standings import Criterion, register, sum_of
 
 __all__ = ["FramesRace", "frame_rate"]
 
+#: (settings, match, typed values, decision, penalties) → its result (see ``score_typed``)
+_SCORED: dict = {}
+
 
 def frame_rate(members, results: pd.DataFrame, ctx) -> dict:
     """Criterion function 胜率: frames won ÷ frames played over an entrant's complete matches
     (columns ``frames_won``, ``frames_lost`` of :func:`~bianpai.engines.core.entrant_rows`),
     a ``Decimal`` with 4 places half-up, ``None`` when no frame was played. CBSA 十六（三）2(2)."""
     r = results[results["complete"].astype(bool)] if "complete" in results.columns else results
+    # one pass over the rows (a pool of a 512-player qualifier has thousands)
+    sums = {k: {} for k in ("frames_won", "frames_lost")}
+    for k, acc in sums.items():
+        if k in r.columns:
+            for e, v in zip(r["entrant"].tolist(), r[k].tolist()):
+                if not pd.isna(v):
+                    acc[e] = acc.get(e, Decimal(0)) + to_decimal(v)
     out: dict = {}
     for e in members:
-        rows = r[r["entrant"] == e]
-        won = sum((to_decimal(v) for v in rows.get("frames_won", []) if not pd.isna(v)),
-                  Decimal(0))
-        lost = sum((to_decimal(v) for v in rows.get("frames_lost", []) if not pd.isna(v)),
-                   Decimal(0))
+        won = sums["frames_won"].get(e, Decimal(0))
+        lost = sums["frames_lost"].get(e, Decimal(0))
         out[e] = (won / (won + lost)).quantize(Decimal("0.0001"), "ROUND_HALF_UP") \
             if won + lost else None
     return out
@@ -100,6 +107,7 @@ class FramesRace(BaseModel, ScoringDefaults):
     note: str | None = ("所填为各方胜局数（分阶段的场次每阶段一行，合计）；未到场判负的一局默认已计入所填"
                         "局数；弃权场默认不计局数（不进入胜率）。")
 
+    _settings_key: str | None = PrivateAttr(default=None)
     game_columns: ClassVar[tuple[str, ...]] = ("frames_0", "frames_1", "race")
     criteria: ClassVar[tuple[str, ...]] = ("frames_won", "frames_lost", "frame_rate")
 
@@ -221,6 +229,20 @@ class FramesRace(BaseModel, ScoringDefaults):
         """Score a 成绩 row: frames per side against the race (the row's 几局胜, else
         ``race_to``, else the higher score is taken as the race), the 判定 (未到场 / 弃权), and
         the clearances (value ``clearances`` per side, for the best-player ranking)."""
+        # every command reads the regulation anew (a new scoring object): the memo is shared
+        # by scorings of equal settings, so a match typed earlier is scored once per process
+        if self._settings_key is None:
+            self._settings_key = self.model_dump_json()
+        key = (self._settings_key, match, tuple(typed.totals.items()), typed.decision,
+               typed.penalties)
+        hit = _SCORED.get(key)
+        if hit is None:
+            hit = _SCORED[key] = self._score_typed(match, typed)
+            if len(_SCORED) > 50000:
+                _SCORED.clear()
+        return hit
+
+    def _score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
         if typed.decision and typed.decision not in self.DECISIONS:
             raise self._error(typed, InputError(
                 f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",

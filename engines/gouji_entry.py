@@ -58,9 +58,10 @@ class GoujiEntry(ScoringDefaults):
         """``games`` (index: the sheet row when known; typed-points columns dropped when empty)
         and ``adjustments`` (``None`` when there are none) in the shapes :meth:`score` reads."""
         recs = typed._records()
-        cols = [c for c in typed.games.columns if c != "_row" and not (
+        have = typed.columns()
+        cols = [c for c in have if c != "_row" and not (
             c in ("points_0", "points_1") and all(r[c] is None or r[c] != r[c] for r in recs))]
-        index = [r["_row"] for r in recs] if "_row" in typed.games.columns else None
+        index = [r["_row"] for r in recs] if "_row" in have else None
         g = pd.DataFrame([{k: r[k] for k in cols} for r in recs], index=index, columns=cols)
         adj = [{"side": side, "kind": "penalty", "value": value}
                for side, _kind, value in typed.penalties]
@@ -129,7 +130,7 @@ class GoujiEntry(ScoringDefaults):
         if self._settings_key is None:
             self._settings_key = self.model_dump_json()
         key = (self._settings_key, match, upto, typed.decision, typed.penalties,
-               tuple(typed.games.columns), typed.game_key())
+               typed.columns(), typed.game_key())
         hit = _SCORED.get(key)
         if hit is None:
             hit = _SCORED[key] = self._score_games_uncached(match, typed, upto)
@@ -154,7 +155,7 @@ class GoujiEntry(ScoringDefaults):
             raise gouji_error(f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
                               f"unknown decision {typed.decision!r}", column="decision")
         n = self.games_per_match
-        if self.tie_decider != "extra_game" or len(typed.games) <= n or typed.decision:
+        if self.tie_decider != "extra_game" or len(typed._records()) <= n or typed.decision:
             return self._score_games(match, typed, None)
         base = self._score_games(match, typed, n)
         if base.outcome != ("D", "D"):

@@ -225,7 +225,7 @@ class TeamBoardGames(BaseModel, ScoringDefaults):
         return v is not None and v == v and str(v).strip() != ""
 
     def _rows(self, typed: TypedMatch) -> list[dict]:
-        return [r for r in typed.games.to_dict("records") if self._has(r.get("result"))]
+        return [r for r in typed.game_records() if self._has(r.get("result"))]
 
     def is_complete(self, typed: TypedMatch) -> bool:
         """A 弃权 decision, or a result on every board."""
@@ -238,7 +238,7 @@ class TeamBoardGames(BaseModel, ScoringDefaults):
         typed twice (with the 逐局成绩 row and column)."""
         errs: list[InputError] = []
         seen: dict[int, Any] = {}
-        for r in typed.games.to_dict("records"):
+        for r in typed.game_records():
             row = r.get("_row")
             if self._has(r.get("result")):
                 try:

@@ -168,7 +168,7 @@ class Upgrade80Scoring(BaseModel, ScoringDefaults):
         """A lateness decision, or 得分 on every prepared board row."""
         if typed.decision:
             return True
-        recs = typed.games.to_dict("records")
+        recs = typed.game_records()
         return bool(recs) and all(not is_blank(r.get("points")) for r in recs)
 
     def problems(self, match: Match, typed: TypedMatch) -> list:
@@ -255,7 +255,7 @@ class Upgrade80Scoring(BaseModel, ScoringDefaults):
             t = typed.get(m.key)
             if t is None:
                 continue
-            for r in t.games.to_dict("records"):
+            for r in t.game_records():
                 if not self._typed(r):
                     continue
                 rows.append({"_row": r.get("_row"), "round": m.round, "table": m.table,

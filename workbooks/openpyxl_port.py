@@ -111,6 +111,10 @@ class OpenpyxlPort:
             self._original = set(self.wb.sheetnames)
         self._values_wb = None  # a data_only copy, loaded when a formula cell is read
         self._appends: dict[str, int] = {}
+        #: sheet → its values as last read; dropped when this port writes the sheet (a
+        #: command, and the demo's chain of commands on one port, reads a sheet many times)
+        self._read_cache: dict[str, Grid] = {}
+        self._derived: dict[str, dict] = {}
 
     def _sheet(self, name: str):
         """The worksheet ``name``, parsed on first use."""
@@ -125,6 +129,25 @@ class OpenpyxlPort:
         return list(self.wb.sheetnames)
 
     def read_values(self, sheet: str) -> Grid:
+        """The sheet's values (rows of cells; see ``WorkbookPort.read_values``), read once
+        while the sheet is unchanged: later calls get a copy of the first reading."""
+        hit = self._read_cache.get(sheet)
+        if hit is not None:
+            return [list(r) for r in hit]
+        grid = self._read_values(sheet)
+        self._read_cache[sheet] = [list(r) for r in grid]
+        return grid
+
+    def derived(self, sheet: str) -> dict:
+        """A memo for what a reader computes from ``sheet`` as it is now (a coerced table, the
+        regulation): emptied whenever this port writes, appends to or deletes the sheet."""
+        return self._derived.setdefault(sheet, {})
+
+    def _forget(self, sheet: str) -> None:
+        self._read_cache.pop(sheet, None)
+        self._derived.pop(sheet, None)
+
+    def _read_values(self, sheet: str) -> Grid:
         if sheet not in self.wb.sheetnames:
             raise InputError(f"工作簿中没有“{sheet}”工作表", f"the workbook has no sheet {sheet!r}",
                              sheet=sheet)
@@ -183,6 +206,7 @@ class OpenpyxlPort:
     # --- writing -----------------------------------------------------------------------------
     def write_sheet(self, sheet: str, values: Grid, fmt: SheetFormat | None = None, *,
                     position: int | None = None) -> None:
+        self._forget(sheet)
         if sheet in self.wb.sheetnames:
             position = self.wb.sheetnames.index(sheet)
             self.wb.remove(self.wb[sheet])
@@ -200,6 +224,7 @@ class OpenpyxlPort:
             _apply_format(ws, values, fmt)
 
     def append_rows(self, sheet: str, rows: Grid, *, start_row: int) -> None:
+        self._forget(sheet)
         ws = self._sheet(sheet)
         cells = (None if sheet in self._changes.rewritten
                  else self._changes.appended.setdefault(sheet, {}))
@@ -218,6 +243,7 @@ class OpenpyxlPort:
             tbl.ref = f"{first}:{col}{end_row}"
 
     def delete_sheet(self, sheet: str) -> None:
+        self._forget(sheet)
         if sheet in self.wb.sheetnames:
             self.wb.remove(self.wb[sheet])
             if self._book is not None:

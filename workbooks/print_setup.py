@@ -62,22 +62,25 @@ def break_rows(values: Grid, header_row: int, columns: list[int]) -> list[int]:
     return out
 
 
-def apply_openpyxl(ws, values: Grid, fmt: SheetFormat) -> None:
+def apply_openpyxl(ws, values: Grid, fmt: SheetFormat, memo=None) -> None:
     """Apply the print extras of ``fmt`` to an openpyxl worksheet ``ws`` already holding
-    ``values`` (see the module docstring). Called by the openpyxl adapter after its own format."""
+    ``values`` (see the module docstring). Called by the openpyxl adapter after its own format
+    (``memo``: its :class:`~bianpai.workbooks.style_memo.StyleMemo`, else a new one)."""
+    from bianpai.workbooks.style_memo import StyleMemo
     from openpyxl.styles import Alignment, Border, Font, Side
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.merge import MergedCellRange
     from openpyxl.worksheet.pagebreak import Break
 
     hr = fmt.header_row
+    memo = memo or StyleMemo()
     # integers print as integers
     two = {c.index for c in fmt.columns if c.number_format in TWO_PLACES}
     if two:
         for r, row in enumerate(values[hr:], start=hr + 1):
             for i in two:
                 if i < len(row) and is_whole(row[i]):
-                    ws.cell(row=r, column=i + 1).number_format = "0"
+                    memo.set(ws.cell(row=r, column=i + 1), "number_format", "0")
     if fmt.break_columns:
         have = {b.id for b in ws.row_breaks.brk}
         for r in break_rows(values, hr, fmt.break_columns):
@@ -87,10 +90,9 @@ def apply_openpyxl(ws, values: Grid, fmt: SheetFormat) -> None:
         for r in range(hr + 1, len(values) + 1):
             ws.row_dimensions[r].height = fmt.data_row_height
             for c in range(1, len(values[r - 1]) + 1):
-                cell = ws.cell(row=r, column=c)
-                a = cell.alignment
-                cell.alignment = Alignment(horizontal=a.horizontal, vertical="center",
-                                           wrap_text=a.wrap_text)
+                memo.set(ws.cell(row=r, column=c), "alignment", key="vcenter", make=lambda cell: (
+                    Alignment(horizontal=cell.alignment.horizontal, vertical="center",
+                              wrap_text=cell.alignment.wrap_text)))
     if fmt.print_setup is not None and not fmt.print_setup.gridlines:
         ws.print_options.gridLines = False
     for spec in fmt.charts:
@@ -117,10 +119,10 @@ def apply_openpyxl(ws, values: Grid, fmt: SheetFormat) -> None:
         for c in range(1, width + 1):
             cell = ws.cell(row=r, column=c)
             if font is not None:
-                cell.font = font
-            cell.alignment = align
+                memo.set(cell, "font", font)
+            memo.set(cell, "alignment", align)
             if rf.border:
-                cell.border = box
+                memo.set(cell, "border", box)
         if rf.merge and ncols > 1:
             # straight into the sheet's ranges: ``merge_cells`` checks every earlier range
             # (quadratic on a sheet of a few hundred cards); these rows never overlap

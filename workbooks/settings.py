@@ -8,6 +8,8 @@ changes a value in the sheet changes the rule (and a bad value is reported by ce
 
 from __future__ import annotations
 
+import copy
+
 import re
 from decimal import Decimal
 from typing import Any
@@ -283,8 +285,20 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
 
     Raises ``InputError`` naming the cell for an unknown setting or a value the schema refuses.
     """
-    values = read_settings(port, SETTINGS)
     sheet = find_sheet(port, SETTINGS) or SETTINGS.zh
+    # read once per port while the 规程 sheet is unchanged (a command asks several times);
+    # each caller gets its own copy (a command may adjust its regulation, e.g. a variant)
+    memo = port.derived(sheet) if hasattr(port, "derived") and find_sheet(port, SETTINGS) else None
+    if memo is not None and "regulation" in memo:
+        return copy.deepcopy(memo["regulation"])
+    reg = _regulation_from_sheet(port, sheet)
+    if memo is not None:
+        memo["regulation"] = copy.deepcopy(reg)
+    return reg
+
+
+def _regulation_from_sheet(port: WorkbookPort, sheet: str) -> Regulation:
+    values = read_settings(port, SETTINGS)
     if "preset" not in values:
         raise InputError("规程表缺少“preset”行（规程预设名称）",
                          "the Regulation sheet has no 'preset' row", sheet=sheet, cell="A:A")

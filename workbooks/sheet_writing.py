@@ -13,6 +13,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.table import Table, TableStyleInfo
 
 from bianpai.workbooks import print_setup
+from bianpai.workbooks.style_memo import StyleMemo
 from bianpai.workbooks.port import Grid, SheetFormat
 
 FORMULA_START = ("=", "+", "-", "@")
@@ -42,6 +43,7 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
     hr = fmt.header_row
     ncols = max((len(r) for r in values), default=0)
     nrows = len(values)
+    memo = StyleMemo()  # each distinct look computed once (openpyxl's setters are slow)
     if fmt.bold_header and nrows >= hr:
         fill = PatternFill("solid", fgColor=fmt.header_fill.lstrip("#")) if fmt.header_fill else None
         for c in range(1, ncols + 1):
@@ -57,11 +59,11 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
         body = range(hr + 1, max(nrows, hr) + 1)
         if col.number_format:
             for r in body:
-                ws.cell(row=r, column=col.index + 1).number_format = col.number_format
+                memo.set(ws.cell(row=r, column=col.index + 1), "number_format", col.number_format)
         if col.wrap:
+            wrap = Alignment(wrap_text=True, vertical="top")
             for r in body:
-                ws.cell(row=r, column=col.index + 1).alignment = Alignment(wrap_text=True,
-                                                                          vertical="top")
+                memo.set(ws.cell(row=r, column=col.index + 1), "alignment", wrap)
         if col.choices:
             dv = DataValidation(type="list", formula1='"' + ",".join(col.choices) + '"',
                                 allow_blank=True, showErrorMessage=True,
@@ -73,7 +75,7 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
         for r in range(hr + 1, nrows + 1):
             cell = ws.cell(row=r, column=i + 1)
             if isinstance(cell.value, str) or cell.value is None:
-                cell.number_format = "@"
+                memo.set(cell, "number_format", "@")
     if fmt.freeze:
         ws.freeze_panes = fmt.freeze
     if fmt.print_setup:
@@ -101,4 +103,4 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
         from openpyxl.worksheet.pagebreak import Break
         for r in fmt.page_breaks:
             ws.row_breaks.append(Break(id=r))
-    print_setup.apply_openpyxl(ws, values, fmt)  # breaks by column, paper rows, integers
+    print_setup.apply_openpyxl(ws, values, fmt, memo)  # breaks by column, paper rows, integers

@@ -59,6 +59,20 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
             raise InputError(f"缺少“{layout.zh}”工作表", f"sheet {layout.en!r} is missing",
                              sheet=layout.zh)
         return pd.DataFrame(columns=cols)
+    # a port that keeps a memo per sheet (the openpyxl one) coerces each sheet once while it
+    # is unchanged; every later reading gets a copy of the frame and the same errors
+    memo = port.derived(name) if hasattr(port, "derived") else None
+    sig = ("read_table", layout.zh, layout.en,
+           tuple((c.key, c.zh, c.en, c.kind, tuple(c.choices or ()), c.required)
+                 for c in layout.columns))
+    hit = memo.get(sig) if memo is not None else None
+    if hit is not None:
+        df, found = hit
+        errs.extend(found)
+        if own and errs:
+            raise InputErrors(errs)
+        return df.copy()
+    start = len(errs)
     grid = port.read_values(name)
     if not grid:
         return pd.DataFrame(columns=cols)
@@ -110,6 +124,8 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
         # a required column is missing (named once above): its rows would only cause
         # follow-on errors without a column letter
         df.attrs["bad_rows"] = bad_rows | set(index)
+    if memo is not None:
+        memo[sig] = (df.copy(), errs[start:])
     if own and errs:
         raise InputErrors(errs)
     return df
@@ -118,8 +134,16 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
 def records(df: pd.DataFrame):
     """``(index, dict)`` per row with missing values as ``None`` (pandas turns ``None`` into
     ``NaN`` in ``iterrows`` and in new object columns; commands compare with ``None``)."""
-    for idx, rec in df.to_dict("index").items():
-        yield idx, {k: (None if isinstance(v, float) and v != v else v) for k, v in rec.items()}
+    if not df.index.is_unique or any(t != object for t in df.dtypes):
+        for idx, rec in df.to_dict("index").items():  # pandas boxes typed columns (NA → None)
+            yield idx, {k: (None if isinstance(v, float) and v != v else v) for k, v in rec.items()}
+        return
+    # the sheets' frames (object columns) column by column: ``to_dict("index")`` boxes every
+    # cell through pandas, far slower on the thousands of rows a command reads
+    cols = list(df.columns)
+    data = [df.iloc[:, i].tolist() for i in range(len(cols))]
+    for idx, vals in zip(df.index.tolist(), zip(*data) if cols else ((),) * len(df)):
+        yield idx, {k: (None if isinstance(v, float) and v != v else v) for k, v in zip(cols, vals)}
 
 
 def cell_of(df: pd.DataFrame, row: int, key: str) -> str:

@@ -1,0 +1,105 @@
+"""One match's typed game rows kept as plain dicts, the DataFrame built only when asked for.
+
+A command reads every typed match of the event (thousands of matches); a scoring that memoises
+its results (:meth:`~bianpai.engines.core.TypedMatch.game_key`) or reads the rows as dicts
+(:meth:`~bianpai.engines.core.TypedMatch.game_records`) never needs a per-match DataFrame. The
+frame, when a scoring does ask ``typed.games``, is exactly the one the reader built before
+(``pd.DataFrame(rows)`` in game order, index = the rows' positions as typed), and the dict rows
+hold what that frame's columns would hold (pandas' inference: a number column with a blank is
+float with NaN).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["LazyGames", "from_rows", "game_order", "frame_of", "records_like_frame"]
+
+
+def _null(v) -> bool:
+    return v is None or (isinstance(v, float) and v != v)
+
+
+def game_order(rows: list[dict]) -> list[int]:
+    """Positions of ``rows`` in game order (``game`` ascending, an empty game number last;
+    a stable sort: equal games keep their typed order)."""
+    def order(i: int):
+        g = rows[i]["game"]
+        blank = g is None or g != g
+        return (blank, 0 if blank else g)
+    return sorted(range(len(rows)), key=order)
+
+
+def frame_of(rows: list[dict], index: list[int] | None) -> pd.DataFrame:
+    """The game rows as the reader's DataFrame: ``rows`` already in game order, ``index`` their
+    typed positions (``None``: 0, 1, …); no rows → an empty frame with column ``game``."""
+    if not rows:
+        return pd.DataFrame(columns=["game"])
+    return pd.DataFrame(rows) if index is None else pd.DataFrame(rows, index=index)
+
+
+def _column(values: list) -> list | None:
+    """One column's values as ``pd.DataFrame(rows)[col].tolist()`` gives them, when that is
+    plain to know: all blank (``None``) or none blank; whole numbers stay ``int``, a number
+    column with a ``float`` becomes ``float``; text, Decimal, dates, booleans as typed.
+    ``None`` (ask pandas) for a column mixing blanks and values or holding NaN."""
+    blanks = sum(1 for v in values if v is None)
+    if blanks == len(values):
+        return values
+    if blanks or any(isinstance(v, float) and v != v for v in values):
+        return None
+    if all(type(v) in (int, float) for v in values) and any(type(v) is float for v in values):
+        return [float(v) for v in values]
+    return values
+
+
+def records_like_frame(rows: list[dict]) -> list[dict[str, Any]] | None:
+    """``frame_of(rows).to_dict("records")`` computed without the frame (see :func:`_column`),
+    or ``None`` when only pandas' own inference can tell (a column mixing blanks and values,
+    rows of different columns)."""
+    if not rows:
+        return []
+    cols = list(rows[0])
+    if any(len(r) != len(cols) or list(r) != cols for r in rows):
+        return None  # rows of different columns: pandas fills the gaps
+    data = {}
+    for c in cols:
+        col = _column([r.get(c) for r in rows])
+        if col is None:
+            return None
+        data[c] = col
+    return [dict(zip(data, vals)) for vals in zip(*data.values())]
+
+
+def from_rows(cls, rows: list[dict], **fields):
+    """``cls(games=…, **fields)`` (a ``TypedMatch``) holding ``rows`` (one dict per game, as
+    typed) in game order; its ``games`` frame is ``frame_of`` them, built on first access."""
+    idx = game_order(rows)
+    obj = cls(games=None, **fields)
+    ordered = [rows[i] for i in idx]
+    obj.__dict__["_rows"] = (ordered, None if idx == list(range(len(rows))) else idx)
+    return obj
+
+
+class LazyGames:
+    """The ``games`` field of :class:`~bianpai.engines.core.TypedMatch`: set like any field
+    (a DataFrame), or left ``None`` with the rows stored by ``TypedMatch.from_rows``; the frame
+    is then built on first access. A required field (no default)."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:  # the class: no default value (the field stays required)
+            raise AttributeError(self.slot)
+        d = obj.__dict__
+        v = d.get(self.slot)
+        if v is None and "_rows" in d:
+            rows, index = d["_rows"]
+            v = d[self.slot] = frame_of(rows, index)
+        return v
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__[self.slot] = value
