@@ -20,7 +20,7 @@ from typing import ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from bianpai.engines.core import Match, NotReady, Reason, StageState
+from bianpai.engines.core import FORMATS, Match, NotReady, Reason, StageState
 from bianpai.engines.errors import RuleError
 from bianpai.engines.knockout import knockout8, knockout_places
 
@@ -52,8 +52,9 @@ class Knockout8(BaseModel):
 
     kind: Literal["knockout"] = "knockout"
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("主队", "Home"), ("客队", "Away"))
-    #: not registered in the core yet (the kind ``knockout`` is an alias of the core's
-    #: single elimination); its events run on the bridge team commands (issue 8)
+    #: registered in the core under its kind ``knockout`` (the authoring alias ``knockout`` of a
+    #: 规程 typed by hand still names the core's single elimination); its events' sheets are
+    #: still written by the bridge team commands (issue 8)
     runs_on_core: ClassVar[bool] = False
 
     bracket: Literal[8] = 8
@@ -128,3 +129,8 @@ class Knockout8(BaseModel):
                  "decided_by": "淘汰赛" if g == "1-4" else "1/4决赛负"}
                 for t, p, g in zip(kp["team"], kp["place"], kp["group"])]
         return pd.DataFrame(rows, columns=["entrant", "pool", "place", "decided_by"])
+
+
+# registered under its own kind only: ``knockout`` stays the authoring alias of single
+# elimination in ``ALIASES`` (format_for), while a parsed stage of kind ``knockout`` is this model
+FORMATS.setdefault("knockout", Knockout8)
