@@ -21,6 +21,7 @@ from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.competition import records
 from bianpai.workbooks.tables import cell_of
 from bianpai.addin.core_check import _findings
+from bianpai.addin.core_joiners import add_late_entries, runs_beside_next, write_late_entries
 
 
 # ------------------------------------------------------------------------------ draw
@@ -223,6 +224,7 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         ev.groups[g.id].seed = seed
         seed_of[g.id] = seed
     new: list[tuple[Group, Stage, Match]] = []
+    late: list[list] = []  # 晋级 rows of entrants joining a running stage now
     errs: list[InputError] = []
     notes: list[str] = []
     for g in ev.reg.groups:
@@ -238,14 +240,20 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
             if s.format.finished(st):
                 continue
             try:
+                if not ev.missing(g, s):  # entrants joining at the next round (core_joiners)
+                    add_late_entries(ev, g, s, seed, late)
+                    st = ev.state(g, s)
                 ms = s.format.next_round(st, rng_for(seed, g.id, s.id, st.rounds_drawn() + 1))
             except NotReady as exc:
                 miss = ev.missing(g, s)
                 errs.append(_missing_reason(ev, g, s, miss) if miss else InputError(
                     exc.zh, exc.en, sheet=ev.sheet(ev.lay.results)))
-                break
+                if not runs_beside_next(g, s):
+                    break
+                continue
             new += [(g, s, m) for m in ms]
-            break  # one running stage per group at a time (the next waits for advance)
+            if not runs_beside_next(g, s):
+                break  # one running stage per group at a time (the next waits for advance)
     if errs and not new and not seed_of:
         raise InputErrors(errs)
     for e in errs:  # groups go on independently: one group waiting does not hold the others
@@ -258,6 +266,8 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
             raise exc
         raise RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
     _write_draw(ev, seed_of, new)
+    if late:
+        write_late_entries(ev, late)
     parts: dict[str, int] = {}
     for g, s, m in new:
         k = f"{ev.gname(g)}{ev.sname(s)}第{m.round}轮"

@@ -57,6 +57,10 @@ class Knockout8(BaseModel):
     #: still written by the bridge team commands (issue 8)
     runs_on_core: ClassVar[bool] = False
 
+    #: a later stage's entrants are seeded by their source place (晋级 来源名次: 1 v 8, 4 v 5 …
+    #: whatever their new numbers), read by the core when it builds the stage's entrants
+    seed_from: ClassVar[str] = "from_place"
+
     bracket: Literal[8] = 8
     boards: int = Field(16, ge=1)
     sessions: int = Field(2, ge=1)
@@ -114,6 +118,28 @@ class Knockout8(BaseModel):
             out.append(Match(round=k + 1, table=KO_TABLE[r["match"]],
                              sides=(int(r["home"]), int(r["away"])), label=r["match"]))
         return out
+
+    def losers(self, state: StageState, of: str) -> list[int] | None:
+        """The losers of the matches labelled ``of`` + a number (``QF`` → QF1…QF4; never the
+        3rd-place match) in bracket order once every such match is decided, ``None`` while one
+        is not (a progression rule's ``losers_of``, e.g. the quarter-final losers joining the
+        consolation Swiss, 福建 八（二）). Raises ``NotReady`` naming the undecided matches when
+        the round is drawn but not decided."""
+        if state.rounds_drawn() < ko_round(of):
+            return None
+        ko = self.frame(state)
+        recs = [r for r in ko.to_dict("records")
+                if r["match"].rstrip("1234") == of and r["match"] != "3RD"]
+        pending = [r["match"] for r in recs if pd.isna(r["winner"])]
+        if pending:
+            tied = [r["match"] for r in recs if pd.isna(r["winner"]) and not pd.isna(r["home_imps"])]
+            hint = (f"；其中 {'、'.join(tied)} IMP相同，须按规程加赛" if tied else "",
+                    f"; {', '.join(tied)} tied on IMPs: play the extra boards" if tied else "")
+            raise NotReady([Reason("undecided",
+                                   f"淘汰赛以下场次尚无结果：{'、'.join(pending)}{hint[0]}",
+                                   f"knockout matches without a result: {', '.join(pending)}"
+                                   f"{hint[1]}")])
+        return [int(r["loser"]) for r in recs]
 
     def finished(self, state: StageState) -> bool:
         if state.rounds_drawn() < KO_LAST_ROUND:
