@@ -60,6 +60,9 @@ class Knockout8(BaseModel):
     #: a later stage's entrants are seeded by their source place (晋级 来源名次: 1 v 8, 4 v 5 …
     #: whatever their new numbers), read by the core when it builds the stage's entrants
     seed_from: ClassVar[str] = "from_place"
+    #: its 排名 rows are its placings (1–4 from the final and 3rd-place match, 5 for the
+    #: quarter-final losers), not a table of match points
+    ranks_by_placings: ClassVar[bool] = True
 
     bracket: Literal[8] = 8
     boards: int = Field(16, ge=1)

@@ -318,8 +318,35 @@ def test_fujian_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     r1 = {t for r in sched if r["阶段"] == "附加积分编排赛" and r["轮次"] < 3
           for t in (r["主队号"], r["客队号"])}
     assert not (r1 & ko_teams)
+    ko_rank = sorted((r["名次"], r["队号"]) for r in rows("排名") if r["阶段"] == "淘汰赛")
+    final = {r["名次"]: r["队号"] for r in rows("总排名")}
+    assert [t for p, t in ko_rank[:4]] == [final[p] for p in (1, 2, 3, 4)]
+    assert [p for p, t in ko_rank] == [1, 2, 3, 4, 5, 5, 5, 5]  # the quarter-final losers: 5
+    assert {t for p, t in ko_rank[4:]} == {r["队号"] for r in late}
     # the knockout and the consolation run side by side: one advance enters both, one draw
     # pairs a round of each
     log = [r["摘要"] for r in rows("日志")]
     assert any("淘汰赛 8 队" in t and "附加积分编排赛 4 队" in t for t in log if t.startswith("进入"))
     assert any("淘汰赛第1轮" in t and "附加积分编排赛第1轮" in t for t in log)
+
+
+def test_a_fine_typed_by_its_offence_takes_the_regulations_vp():
+    """福建 十一（一）"赛场内吸烟…扣罚2VP": on the core's 罚分 sheet a row naming the offence with
+    the amount left blank deducts the 规程's 2 VP (the scoring declares ``penalty_for``); an
+    offence the 规程 does not list, or a blank amount without one, is refused naming the cell;
+    a scoring without the declaration still needs the amount."""
+    from bianpai.engines.penalty_check import penalty_amount
+    sc = stage_model("fujian-elder-bridge-teams", "排位赛").scoring
+    cells = {"points": "G2", "reason": "H2"}
+    assert penalty_amount(sc, "赛场内吸烟", None, sheet="罚分", cells=cells) == (Decimal(2), None)
+    assert penalty_amount(sc, None, Decimal("1.5"), sheet="罚分", cells=cells) == \
+        (Decimal("1.5"), None)
+    amount, err = penalty_amount(sc, "迟到", None, sheet="罚分", cells=cells)
+    assert amount is None and err.cell == "H2" and "原因应为以下之一" in err.zh
+    amount, err = penalty_amount(sc, None, None, sheet="罚分", cells=cells)
+    assert amount is None and err.cell == "G2" and "须填写罚分" in err.zh
+    amount, err = penalty_amount(sc, None, Decimal(-2), sheet="罚分", cells=cells)
+    assert amount is None and err.cell == "G2"
+    gouji = load_preset("qingdao-gouji-2015").groups[0].stages[0].scoring
+    amount, err = penalty_amount(gouji, "迟到", None, sheet="罚分", cells=cells)
+    assert amount is None and err.cell == "G2" and "不能为空" in err.zh
