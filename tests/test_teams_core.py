@@ -201,7 +201,8 @@ def test_otog_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     """鄂托克旗 四（二）"积分排位赛前4名进入决赛循环赛…其余队进入附加积分赛（带入排位赛全部VP）":
     with the bridge pieces let onto the core (``runs_on_core``), the generic commands run the
     whole Otog event on the core's own sheets: Swiss 高分对高分 without rematches, the final round
-    robin, the consolation Swiss with 100 % of the stage-1 VP carried, 总排名 of every team."""
+    robin and, beside it, the consolation Swiss with 100 % of the stage-1 VP carried, 总排名 of
+    every team."""
     from rich.console import Console
 
     from bianpai.addin.competition import is_core_regulation
@@ -231,6 +232,10 @@ def test_otog_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
         assert Decimal(str(r["带分"])) == Decimal(str(st1[r["队号"]])).quantize(Decimal("0.01"))
     final = [r for r in rows("总排名")]
     assert [r["名次"] for r in final] == list(range(1, 9))
+    # "其余队与决赛同时进行附加积分赛": one advance enters both, one draw pairs a round of each
+    log = [r["摘要"] for r in rows("日志")]
+    assert any("决赛循环赛 4 队" in t and "附加积分赛 4 队" in t for t in log if t.startswith("进入"))
+    assert any("决赛循环赛第1轮" in t and "附加积分赛第1轮" in t for t in log)
 
 
 def test_bridge_knockout_format_draws_and_places_as_the_pipeline():
