@@ -209,8 +209,11 @@ class CoreEvent:
         if e is None or e.empty:
             return []
         sub = e[(e["group_id"] == g.id) & (e["stage_id"] == s.id)]
+        # a format may seed a later stage by the source place instead of the new position
+        seed_col = "from_place" if getattr(type(s.format), "seed_from", None) == "from_place" \
+            else "position"
         return [StageEntrant(number=int(r["number"]), pool=r["pool"],
-                             seed=int(r["position"]) if r["position"] is not None else None,
+                             seed=int(r[seed_col]) if r[seed_col] is not None else None,
                              carry=q2(r["carry"] or 0), join_round=int(r["join_round"] or 1),
                              unit=self.unit_of(g, r["number"]),
                              withdrawn_after=self.withdrawn_after(g, s, int(r["number"])))

@@ -18,6 +18,7 @@ from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.core_draw import _scored_or_refuse, write_record
+from bianpai.addin.core_joiners import is_late_rule, runs_beside_next, stage_totals
 
 
 # ------------------------------------------------------------------------------ advance
@@ -32,6 +33,8 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
     for rule in s.entrants if isinstance(s.entrants, list) else []:
         if rule.from_roster == "seeded":
             blocks.append((rule, _replaced(ev, g, s, _roster_seeded(ev, g, s, rule), assigned)))
+            continue
+        if is_late_rule(rule):  # joins the running stage later (addin.core_joiners)
             continue
         src = g.stage(rule.from_stage)
         if not ev.finished(g, src):
@@ -57,11 +60,8 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
             pl = pl[pl[col].astype(str) == str(val)]
         totals = {}
         if rule.carry_over is not None:  # carried: a share of the main score (chain's first)
-            main = src.tie_breaks.criteria[0] if src.tie_breaks else "match_points"
-            for p in st.pools():
-                tab = st.standings[p]
-                col = main if main in tab.columns else "match_points"
-                totals.update({int(e): v for e, v in zip(tab["entrant"], tab[col])})
+            of = g.stage(rule.carry_over.of_stage) if rule.carry_over.of_stage else src
+            totals = stage_totals(ev, g, of)
         blk = []
         for rec in pl.to_dict("records"):
             carry = Decimal("0")
@@ -200,7 +200,8 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
                                  r["from_place"], r["carry"], r["join_round"],
                                  "" if rseed is None else str(rseed), r["clause"]])
             done.append(f"{ev.gname(g)}{ev.sname(s)} {len(rows)} 队")
-            break
+            if not runs_beside_next(g, s):
+                break
     if not new_rows:
         raise RuleError("没有可以进入下一阶段的组别：" + ("；".join(waiting) or "各阶段均已开始"),
                         "no stage can be entered yet")

@@ -73,6 +73,18 @@ def _birth(reg, g, gender: str, day: dt.date, rng: random.Random) -> dt.date:
     return dt.date(day.year - age - 1, rng.randint(1, 12), rng.randint(1, 28))
 
 
+def _age_ok(reg, gender: str, born: dt.date, day: dt.date) -> bool:
+    """True when a person of ``gender`` born on ``born`` is inside every age range of the
+    regulation that applies to that gender (completed years at ``day``)."""
+    age = day.year - born.year - ((day.month, day.day) < (born.month, born.day))
+    for r in getattr(reg.eligibility, "age_ranges", None) or []:
+        if r.gender in (None, {"男": "M", "女": "F"}[gender]):
+            if (r.min_age is not None and age < r.min_age) or \
+                    (r.max_age is not None and age > r.max_age):
+                return False
+    return True
+
+
 def _roster(reg, seed: int, fields: dict[str, int] | None = None
             ) -> tuple[list[list], list[list]]:
     """Roster rows (组别, 队号, 队名, 单位, 队员1–6, 领队, 种子, 备注) and 队员 rows; ``fields``
@@ -95,7 +107,10 @@ def _roster(reg, seed: int, fields: dict[str, int] | None = None
                     p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
                 players.append(p)
                 born = dt.date(day.year - rng.randint(25, 50), rng.randint(1, 12), rng.randint(1, 28))
-                people.append([name, p, rng.choice(["男", "女"]), born, None, None])
+                gender = rng.choice(["男", "女"])
+                if not _age_ok(reg, gender, born, day):  # e.g. an elders' event (58–72)
+                    born = _birth(reg, g, gender, day, rng)
+                people.append([name, p, gender, born, None, None])
             roster.append([g.name_zh, None, name, unit, *(players + [None] * 6)[:6], None, None, None])
     return roster, people
 

@@ -21,6 +21,7 @@ from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.competition import records
 from bianpai.workbooks.tables import cell_of
 from bianpai.addin.core_check import _findings
+from bianpai.addin.core_joiners import add_late_entries, runs_beside_next, write_late_entries
 
 
 # ------------------------------------------------------------------------------ draw
@@ -226,6 +227,7 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     from bianpai.addin.core_late import admit_late_entries  # noqa: PLC0415
     new, notes = admit_late_entries(ev)  # roster rows added after the draw (迟到报名)
     late = bool(notes)
+    joiners: list[list] = []  # 晋级 rows of entrants joining a running stage now
     errs: list[InputError] = []
     for g in ev.reg.groups:
         if not ev.groups[g.id].drawn:
@@ -240,21 +242,29 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
             if s.format.finished(st):
                 continue
             try:
+                if not ev.missing(g, s):  # entrants joining at the next round (core_joiners)
+                    add_late_entries(ev, g, s, seed, joiners)
+                    st = ev.state(g, s)
                 ms = s.format.next_round(st, rng_for(seed, g.id, s.id, st.rounds_drawn() + 1))
             except NotReady as exc:
                 miss = ev.missing(g, s)
                 errs.append(_missing_reason(ev, g, s, miss) if miss else InputError(
                     exc.zh, exc.en, sheet=ev.sheet(ev.lay.results)))
-                break
+                if not runs_beside_next(g, s):
+                    break
+                continue
             except RuleError as exc:  # this group cannot go on (say which); the others can
                 n = st.rounds_drawn() + 1
                 errs.append(InputError(
                     f"{ev.gname(g)}{ev.sname(s)}第{n}轮无法编排：{exc.zh.removeprefix('无法编排：')}",
                     f"{g.name_en or g.id} {s.name_en or s.id} round {n}: {exc.en}",
                     sheet=ev.sheet(K.SCHEDULE)))
-                break
+                if not runs_beside_next(g, s):
+                    break
+                continue
             new += [(g, s, m) for m in ms]
-            break  # one running stage per group at a time (the next waits for advance)
+            if not runs_beside_next(g, s):
+                break  # one running stage per group at a time (the next waits for advance)
     if errs and not new and not seed_of:
         raise InputErrors(errs)
     for e in errs:  # groups go on independently: one group waiting does not hold the others
@@ -271,6 +281,8 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         done.next_command = "rank"
         raise done
     _write_draw(ev, seed_of, new, rewrite_draw=late)
+    if joiners:
+        write_late_entries(ev, joiners)
     parts: dict[str, int] = {}
     for g, s, m in new:
         k = f"{ev.gname(g)}{ev.sname(s)}第{m.round}轮"

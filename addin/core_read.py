@@ -15,7 +15,7 @@ from decimal import Decimal
 import pandas as pd
 
 from bianpai.engines.core import TypedMatch
-from bianpai.engines.penalty_check import check_penalty
+from bianpai.engines.penalty_check import penalty_amount
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.tables import cell_of, find_sheet, read_table
@@ -315,12 +315,13 @@ def _read_typed(ev: CoreEvent) -> None:
                                         sheet=psheet, cell=cell_of(pen_df, row, "team")))
             continue
         side = 0 if rec["team"] == m["side0"] else 1
-        bad = check_penalty(ev.reg.group(key[0]).stage(key[1]).scoring, rec["points"],
-                            sheet=psheet, cell=cell_of(pen_df, row, "points"))  # 规程's size
+        amount, bad = penalty_amount(  # 规程's size; a blank amount from the named offence
+            ev.reg.group(key[0]).stage(key[1]).scoring, rec["reason"], rec["points"],
+            sheet=psheet, cells={k: cell_of(pen_df, row, k) for k in ("points", "reason")})
         if bad is not None:
             ev.errors.append(bad)
             continue
-        pens.setdefault(key, []).append((side, rec["reason"] or "", Decimal(rec["points"])))
+        pens.setdefault(key, []).append((side, rec["reason"] or "", amount))
     for key in set(totals) | set(games) | set(pens):
         vals, decision, where_t = totals.get(key, ({}, None, ""))
         rows = games.get(key, [])

@@ -44,7 +44,11 @@ def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
 
 
 def _is_knockout(s: Stage) -> bool:
-    return s.format.kind in ("single_elimination", "double_elimination")
+    """True when the stage's 排名 rows take the format's placings (a bracket: places by the
+    round reached), not the scoring's match points: the format declares ``ranks_by_placings``
+    (or is one of the core's eliminations)."""
+    return bool(getattr(type(s.format), "ranks_by_placings", False)) or \
+        s.format.kind in ("single_elimination", "double_elimination")
 
 
 def _cell(v):

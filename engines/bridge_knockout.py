@@ -20,7 +20,7 @@ from typing import ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from bianpai.engines.core import Match, NotReady, Reason, StageState
+from bianpai.engines.core import FORMATS, Match, NotReady, Reason, StageState
 from bianpai.engines.errors import RuleError
 from bianpai.engines.knockout import knockout8, knockout_places
 
@@ -52,9 +52,17 @@ class Knockout8(BaseModel):
 
     kind: Literal["knockout"] = "knockout"
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("主队", "Home"), ("客队", "Away"))
-    #: not registered in the core yet (the kind ``knockout`` is an alias of the core's
-    #: single elimination); its events run on the bridge team commands (issue 8)
+    #: registered in the core under its kind ``knockout`` (the authoring alias ``knockout`` of a
+    #: 规程 typed by hand still names the core's single elimination); its events' sheets are
+    #: still written by the bridge team commands (issue 8)
     runs_on_core: ClassVar[bool] = False
+
+    #: a later stage's entrants are seeded by their source place (晋级 来源名次: 1 v 8, 4 v 5 …
+    #: whatever their new numbers), read by the core when it builds the stage's entrants
+    seed_from: ClassVar[str] = "from_place"
+    #: its 排名 rows are its placings (1–4 from the final and 3rd-place match, 5 for the
+    #: quarter-final losers), not a table of match points
+    ranks_by_placings: ClassVar[bool] = True
 
     bracket: Literal[8] = 8
     boards: int = Field(16, ge=1)
@@ -114,6 +122,28 @@ class Knockout8(BaseModel):
                              sides=(int(r["home"]), int(r["away"])), label=r["match"]))
         return out
 
+    def losers(self, state: StageState, of: str) -> list[int] | None:
+        """The losers of the matches labelled ``of`` + a number (``QF`` → QF1…QF4; never the
+        3rd-place match) in bracket order once every such match is decided, ``None`` while one
+        is not (a progression rule's ``losers_of``, e.g. the quarter-final losers joining the
+        consolation Swiss, 福建 八（二）). Raises ``NotReady`` naming the undecided matches when
+        the round is drawn but not decided."""
+        if state.rounds_drawn() < ko_round(of):
+            return None
+        ko = self.frame(state)
+        recs = [r for r in ko.to_dict("records")
+                if r["match"].rstrip("1234") == of and r["match"] != "3RD"]
+        pending = [r["match"] for r in recs if pd.isna(r["winner"])]
+        if pending:
+            tied = [r["match"] for r in recs if pd.isna(r["winner"]) and not pd.isna(r["home_imps"])]
+            hint = (f"；其中 {'、'.join(tied)} IMP相同，须按规程加赛" if tied else "",
+                    f"; {', '.join(tied)} tied on IMPs: play the extra boards" if tied else "")
+            raise NotReady([Reason("undecided",
+                                   f"淘汰赛以下场次尚无结果：{'、'.join(pending)}{hint[0]}",
+                                   f"knockout matches without a result: {', '.join(pending)}"
+                                   f"{hint[1]}")])
+        return [int(r["loser"]) for r in recs]
+
     def finished(self, state: StageState) -> bool:
         if state.rounds_drawn() < KO_LAST_ROUND:
             return False
@@ -128,3 +158,8 @@ class Knockout8(BaseModel):
                  "decided_by": "淘汰赛" if g == "1-4" else "1/4决赛负"}
                 for t, p, g in zip(kp["team"], kp["place"], kp["group"])]
         return pd.DataFrame(rows, columns=["entrant", "pool", "place", "decided_by"])
+
+
+# registered under its own kind only: ``knockout`` stays the authoring alias of single
+# elimination in ``ALIASES`` (format_for), while a parsed stage of kind ``knockout`` is this model
+FORMATS.setdefault("knockout", Knockout8)

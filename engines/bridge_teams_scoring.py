@@ -182,6 +182,35 @@ class BridgeTeamsVp(_BridgeImps):
 
     scope: ClassVar[str] = "match"
 
+    def penalty_for(self, reason: str | None, value: Decimal | None) -> Decimal:
+        """The VP a 罚分 row deducts (福建 十一（一）"赛场内吸烟…扣罚2VP"): the typed ``value``,
+        or — blank — the fixed VP of the 规程's fine named ``reason``. Raises ``InputError``
+        (``column`` ``reason`` or ``points``) for a reason that is not one of the 规程's fines,
+        a blank amount without a fixed fine, or an amount outside the fine's range."""
+        rules = {f.name_zh: f for f in self.fines}
+        rules.update({f.name_en: f for f in self.fines if f.name_en})
+        rule = rules.get(reason) if reason else None
+        if reason and rule is None and rules:
+            err = InputError(f"原因应为以下之一：{'、'.join(f.name_zh for f in self.fines)}"
+                             f"，或留空并填写罚分（VP）",
+                             "reason must be one of the 规程's fines, or empty with the VP typed")
+            err.column = "reason"
+            raise err
+        if value is None:
+            if rule is None or rule.vp is None:
+                err = InputError("须填写罚分（扣除的VP）", "enter the VP fined")
+                err.column = "points"
+                raise err
+            value = rule.vp
+        if rule is not None and rule.vp_min is not None and value > 0 and not (
+                rule.vp_min <= value <= (rule.vp_max or value)):
+            err = InputError(f"“{rule.name_zh}”扣罚{rule.vp_min}–{rule.vp_max}VP，实际填写{value}",
+                             f"{rule.name_en or rule.name_zh} is {rule.vp_min}–{rule.vp_max} VP; "
+                             f"got {value}")
+            err.column = "points"
+            raise err
+        return value
+
     def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
         imps = self.imps(typed)
         if imps is None:

@@ -42,3 +42,26 @@ def check_penalty(scoring, value: Decimal, *, sheet: str, cell: str) -> InputErr
                           f"penalty {value} is not a multiple of the regulation's {unit} "
                           f"per penalty", sheet=sheet, cell=cell)
     return None
+
+
+def penalty_amount(scoring, reason: str | None, value, *, sheet: str, cells: dict[str, str]
+                   ) -> tuple[Decimal | None, InputError | None]:
+    """The amount a 罚分 row deducts: the typed ``value``, or — left blank — the amount the
+    规程 fixes for the named offence ``reason`` when the scoring declares
+    ``penalty_for(reason, value)`` (e.g. 福建 桥牌 十一（一）"赛场内吸烟…扣罚2VP"; the hook also
+    refuses an unknown reason or an amount outside the offence's range, raising ``InputError``
+    whose optional ``column`` names the offending column). Then :func:`check_penalty`.
+    ``cells``: the cell of each column key (``points``, ``reason``). Returns ``(amount, None)``
+    or ``(None, error naming sheet!cell)``."""
+    hook = getattr(scoring, "penalty_for", None)
+    if hook is not None:
+        try:
+            value = hook(reason, None if value is None else Decimal(value))
+        except InputError as exc:
+            exc.sheet, exc.cell = sheet, cells.get(getattr(exc, "column", "points"), cells["points"])
+            return None, exc
+    if value is None:
+        return None, InputError("“罚分”不能为空", "Penalty must not be empty", sheet=sheet,
+                                cell=cells["points"])
+    bad = check_penalty(scoring, value, sheet=sheet, cell=cells["points"])
+    return (None, bad) if bad is not None else (Decimal(value), None)

@@ -64,6 +64,9 @@ class TeamSwiss(BaseModel):
     #: registered in the core; its events' sheets are still written by the bridge team
     #: commands (addin.teams) until the core generates them (issue 8)
     runs_on_core: ClassVar[bool] = False
+    #: a later stage's entrants are ordered on equal totals by their source place (晋级 来源名次),
+    #: not by their new numbers: read by the core when it builds the stage's entrants
+    seed_from: ClassVar[str] = "from_place"
 
     rounds: int = Field(ge=1)
     boards_per_round: int = Field(ge=1)

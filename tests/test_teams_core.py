@@ -201,7 +201,8 @@ def test_otog_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     """鄂托克旗 四（二）"积分排位赛前4名进入决赛循环赛…其余队进入附加积分赛（带入排位赛全部VP）":
     with the bridge pieces let onto the core (``runs_on_core``), the generic commands run the
     whole Otog event on the core's own sheets: Swiss 高分对高分 without rematches, the final round
-    robin, the consolation Swiss with 100 % of the stage-1 VP carried, 总排名 of every team."""
+    robin and, beside it, the consolation Swiss with 100 % of the stage-1 VP carried, 总排名 of
+    every team."""
     from rich.console import Console
 
     from bianpai.addin.competition import is_core_regulation
@@ -231,6 +232,10 @@ def test_otog_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
         assert Decimal(str(r["带分"])) == Decimal(str(st1[r["队号"]])).quantize(Decimal("0.01"))
     final = [r for r in rows("总排名")]
     assert [r["名次"] for r in final] == list(range(1, 9))
+    # "其余队与决赛同时进行附加积分赛": one advance enters both, one draw pairs a round of each
+    log = [r["摘要"] for r in rows("日志")]
+    assert any("决赛循环赛 4 队" in t and "附加积分赛 4 队" in t for t in log if t.startswith("进入"))
+    assert any("决赛循环赛第1轮" in t and "附加积分赛第1轮" in t for t in log)
 
 
 def test_bridge_knockout_format_draws_and_places_as_the_pipeline():
@@ -266,3 +271,87 @@ def test_bridge_knockout_format_draws_and_places_as_the_pipeline():
     pl = fmt.placings(state)
     top = pl[pl["place"] <= 4].sort_values("place")
     assert [int(t) for t in top["entrant"]] == [r["队号"] for r in table(sheets, "总排名")[:4]]
+
+
+def test_fujian_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
+    """福建 五、第二阶段1 "排位赛前8名…按名次自动对位进行1/4决赛…"; 八（二）"淘汰赛1/4决赛负队…
+    带入其第一阶段VP的25%再加24VP，进入附加积分编排赛第3轮"; 五、第二阶段2 第9名及以后带25%: with
+    the bridge pieces let onto the core (``runs_on_core``), the generic commands run the whole
+    Fujian event on the core's own sheets: quarter-finals 1v8, 4v5, 2v7, 3v6 by the stage-1
+    place whatever the new numbers, the consolation Swiss beside the knockout, the quarter-final
+    losers joining it at round 3 with 25 % of their stage-1 VP + 24."""
+    from rich.console import Console
+
+    from bianpai.addin.competition import is_core_regulation
+    from bianpai.addin.core_demo import run_core_demo
+    from bianpai.engines.bridge_knockout import Knockout8
+    from bianpai.engines.rounding import q2
+    from bianpai.engines.team_swiss import TeamSwiss
+    for cls in (TeamSwiss, BridgeTeamsVp, BridgeKnockoutImps, Knockout8):
+        monkeypatch.setattr(cls, "runs_on_core", True)
+    reg = load_preset("fujian-elder-bridge-teams")
+    reg.groups[0].team_size = 4
+    assert is_core_regulation(reg)
+    out = tmp_path / "fujian.xlsx"
+    run_core_demo(reg, out, fields={reg.groups[0].id: 12}, pictures=False,
+                  console=Console(quiet=True))
+    import openpyxl
+    book = openpyxl.load_workbook(out, read_only=True)
+
+    def rows(name):
+        it = list(book[name].iter_rows(values_only=True))
+        return [dict(zip(it[0], r)) for r in it[1:]]
+    st1 = {r["队号"]: (r["名次"], Decimal(str(r["VP"]))) for r in rows("排名")
+           if r["阶段"] == "排位赛"}
+    place = {t: p for t, (p, _) in st1.items()}
+    qf = [(r["场次"], place[r["主队号"]], place[r["客队号"]]) for r in rows("对阵")
+          if r["阶段"] == "淘汰赛" and r["轮次"] == 1]
+    assert qf == [("QF1", 1, 8), ("QF2", 4, 5), ("QF3", 2, 7), ("QF4", 3, 6)]
+    ko_teams = {t for t, p in place.items() if p <= 8}
+    cons = [r for r in rows("晋级") if r["阶段"] == "附加积分编排赛"]
+    first = [r for r in cons if r["进入轮次"] == 1]
+    late = [r for r in cons if r["进入轮次"] == 3]
+    assert {r["队号"] for r in first} == set(place) - ko_teams
+    assert len(late) == 4 and {r["队号"] for r in late} < ko_teams
+    for r in late:  # 25 % of the stage-1 VP (half-up to 2 places), plus 24
+        assert Decimal(str(r["带分"])) == q2(q2(st1[r["队号"]][1] * Decimal("0.25")) + 24)
+        assert r["来源名次"] == place[r["队号"]]
+    sched = rows("对阵")
+    r3 = {t for r in sched if r["阶段"] == "附加积分编排赛" and r["轮次"] == 3
+          for t in (r["主队号"], r["客队号"])}
+    assert {r["队号"] for r in late} <= r3
+    r1 = {t for r in sched if r["阶段"] == "附加积分编排赛" and r["轮次"] < 3
+          for t in (r["主队号"], r["客队号"])}
+    assert not (r1 & ko_teams)
+    ko_rank = sorted((r["名次"], r["队号"]) for r in rows("排名") if r["阶段"] == "淘汰赛")
+    final = {r["名次"]: r["队号"] for r in rows("总排名")}
+    assert [t for p, t in ko_rank[:4]] == [final[p] for p in (1, 2, 3, 4)]
+    assert [p for p, t in ko_rank] == [1, 2, 3, 4, 5, 5, 5, 5]  # the quarter-final losers: 5
+    assert {t for p, t in ko_rank[4:]} == {r["队号"] for r in late}
+    # the knockout and the consolation run side by side: one advance enters both, one draw
+    # pairs a round of each
+    log = [r["摘要"] for r in rows("日志")]
+    assert any("淘汰赛 8 队" in t and "附加积分编排赛 4 队" in t for t in log if t.startswith("进入"))
+    assert any("淘汰赛第1轮" in t and "附加积分编排赛第1轮" in t for t in log)
+
+
+def test_a_fine_typed_by_its_offence_takes_the_regulations_vp():
+    """福建 十一（一）"赛场内吸烟…扣罚2VP": on the core's 罚分 sheet a row naming the offence with
+    the amount left blank deducts the 规程's 2 VP (the scoring declares ``penalty_for``); an
+    offence the 规程 does not list, or a blank amount without one, is refused naming the cell;
+    a scoring without the declaration still needs the amount."""
+    from bianpai.engines.penalty_check import penalty_amount
+    sc = stage_model("fujian-elder-bridge-teams", "排位赛").scoring
+    cells = {"points": "G2", "reason": "H2"}
+    assert penalty_amount(sc, "赛场内吸烟", None, sheet="罚分", cells=cells) == (Decimal(2), None)
+    assert penalty_amount(sc, None, Decimal("1.5"), sheet="罚分", cells=cells) == \
+        (Decimal("1.5"), None)
+    amount, err = penalty_amount(sc, "迟到", None, sheet="罚分", cells=cells)
+    assert amount is None and err.cell == "H2" and "原因应为以下之一" in err.zh
+    amount, err = penalty_amount(sc, None, None, sheet="罚分", cells=cells)
+    assert amount is None and err.cell == "G2" and "须填写罚分" in err.zh
+    amount, err = penalty_amount(sc, None, Decimal(-2), sheet="罚分", cells=cells)
+    assert amount is None and err.cell == "G2"
+    gouji = load_preset("qingdao-gouji-2015").groups[0].stages[0].scoring
+    amount, err = penalty_amount(gouji, "迟到", None, sheet="罚分", cells=cells)
+    assert amount is None and err.cell == "G2" and "不能为空" in err.zh

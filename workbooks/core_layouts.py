@@ -90,7 +90,8 @@ def movement_layout(side_titles) -> SheetLayout:
 PENALTIES = SheetLayout(key="penalties", zh="罚分", en="Penalties", typed=True, columns=[
     *[c.model_copy() for c in KEY_COLUMNS],
     C("team", "队号", "Team No", "int", required=True, width=6),
-    C("points", "罚分", "Penalty", "decimal", required=True, width=7),
+    # blank: the amount the 规程 fixes for the offence named in 原因 (a scoring's penalty_for)
+    C("points", "罚分", "Penalty", "decimal", width=7),
     C("reason", "原因", "Reason", width=16), C("note", "说明", "Note", width=24)])
 
 STANDINGS_BASE = [

@@ -1,0 +1,151 @@
+"""Entrants who join a RUNNING stage at a later round (a progression rule with ``losers_of`` and
+``join_round`` > 1): e.g. the quarter-final losers of the knockout entering the consolation
+Swiss at its round 3 with a carry-over (福建 2024 桥牌 五、第二阶段1；八（二）（三）).
+
+``advance`` starts the stage with its other rules' entrants; ``draw``, about to pair round k of
+the stage, adds the rules joining at k once their source round is decided (the source format
+declares ``losers(state, of)``), appends them to 晋级 and pairs them in the same round. A rule
+whose source round is not decided refuses that stage's round (naming the matches); the group's
+other stages go on.
+
+Part of the one command path of every core event (see :mod:`bianpai.addin.competition_commands`).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pandas as pd
+
+from bianpai.addin.competition import CoreEvent, rng_for
+from bianpai.engines.bridge import carry_over
+from bianpai.engines.core import NotReady, Reason
+from bianpai.engines.errors import RuleError
+from bianpai.templates.schema import Group, Stage
+
+__all__ = ["runs_beside_next", "is_late_rule", "late_rows", "add_late_entries", "write_late_entries", "stage_totals"]
+
+
+def _sources(s: Stage) -> set[str]:
+    return {r.from_stage for r in (s.entrants if isinstance(s.entrants, list) else [])
+            if r.from_stage}
+
+
+def runs_beside_next(g: Group, s: Stage) -> bool:
+    """True when the next stage of ``g`` runs beside ``s``: both are fed by the same earlier
+    stage (e.g. the knockout of a first stage's top 8 and the consolation Swiss of its other
+    teams, 福建 五、第二阶段; the final round robin and the consolation Swiss, 鄂托克旗 四（二）).
+    ``advance`` then enters both and ``draw`` pairs the next round of each."""
+    i = g.stages.index(s)
+    return i + 1 < len(g.stages) and bool(_sources(s) & _sources(g.stages[i + 1]))
+
+
+def is_late_rule(rule) -> bool:
+    """True for a rule whose entrants are known only while its source stage runs (the losers
+    of a round): ``advance`` leaves it to the draw of its ``join_round``."""
+    return getattr(rule, "losers_of", None) is not None
+
+
+def stage_totals(ev: CoreEvent, g: Group, s: Stage) -> dict[int, Decimal]:
+    """Each entrant's main score in stage ``s`` (the chain's first criterion, e.g. VP with the
+    fines deducted and the carry-over included): what a carry-over takes its share of."""
+    st = ev.state(g, s)
+    main = s.tie_breaks.criteria[0] if s.tie_breaks else "match_points"
+    out: dict[int, Decimal] = {}
+    for p in st.pools():
+        tab = st.standings[p]
+        col = main if main in tab.columns else "match_points"
+        out.update({int(e): Decimal(str(v)) for e, v in zip(tab["entrant"], tab[col])})
+    return out
+
+
+def source_place(ev: CoreEvent, g: Group, of: Stage, number: int) -> int | None:
+    """``number``'s place in stage ``of`` as recorded in 晋级 when that stage's ranking was
+    taken further (``None`` when not recorded)."""
+    e = ev.entries
+    if e is None or e.empty:
+        return None
+    sub = e[(e["group_id"] == g.id) & (e["from_stage_id"] == of.id) & (e["number"] == number)]
+    for v in sub["from_place"]:
+        if v is not None and not pd.isna(v):
+            return int(v)
+    return None
+
+
+def late_rows(ev: CoreEvent, g: Group, s: Stage, rnd: int, seed: int) -> list[dict]:
+    """晋级 rows (dicts: number, pool, position, from_stage, from_pool, from_place, carry,
+    join_round, clause) of the late rules of ``s`` joining at round ``rnd`` not yet entered.
+    Raises ``NotReady`` while the source round is undecided, ``RuleError`` when the source
+    format cannot name the losers of a round."""
+    rules = [r for r in (s.entrants if isinstance(s.entrants, list) else [])
+             if is_late_rule(r) and r.join_round == rnd]
+    if not rules:
+        return []
+    have = {e.number for e in ev.entries_of(g, s)}
+    pos = max([e.seed or 0 for e in ev.entries_of(g, s)] + [len(have)])
+    out: list[dict] = []
+    for i, rule in enumerate(rules):
+        src = g.stage(rule.from_stage)
+        losers = getattr(src.format, "losers", None)
+        if losers is None:
+            raise RuleError(f"{ev.sname(src)}的赛制不能给出“{rule.losers_of}负者”（{ev.sname(s)}）",
+                            f"{src.id}: its format cannot name the {rule.losers_of} losers")
+        teams = losers(ev.state(g, src), rule.losers_of) if ev.entered(g, src) else None
+        if teams is None:
+            raise NotReady([Reason("undecided",
+                                   f"{ev.sname(s)}第{rnd}轮需要{ev.sname(src)}{rule.losers_of}负者加入，"
+                                   f"该轮尚未编排",
+                                   f"round {rnd} of {s.id} needs the {rule.losers_of} losers of "
+                                   f"{src.id}, not drawn yet")])
+        co = rule.carry_over
+        of = g.stage(co.of_stage) if co is not None and co.of_stage else src
+        totals = stage_totals(ev, g, of) if co is not None else {}
+        blk = []
+        for t in teams:
+            if t in have:
+                continue
+            carry = carry_over(totals.get(t, 0), co.fraction, co.plus) if co else Decimal("0")
+            blk.append(dict(number=t, from_stage=src, from_pool=None,
+                            from_place=source_place(ev, g, of, t), carry=carry,
+                            join_round=rule.join_round, clause=rule.clause or s.clause,
+                            pool=None))
+        if rule.positions == "lot":
+            rng_for(seed, g.id, s.id, "positions", "late", i).shuffle(blk)
+        for r in blk:
+            pos += 1
+            r["position"] = pos
+        out += blk
+    return out
+
+
+def add_late_entries(ev: CoreEvent, g: Group, s: Stage, seed: int, entry_rows: list[list]
+                     ) -> None:
+    """Before pairing the next round of running stage ``s``: its late entrants of that round
+    join (added to ``ev.entries`` so the format sees them, and as 晋级 sheet rows to
+    ``entry_rows``). Raises ``NotReady``/``RuleError`` as :func:`late_rows`."""
+    rnd = len({m.round for m in ev.stage_matches(g, s)}) + 1
+    rows = late_rows(ev, g, s, rnd, seed)
+    if not rows:
+        return
+    new = [dict(group_id=g.id, stage_id=s.id, number=r["number"], pool=r["pool"],
+                position=r["position"], from_stage_id=r["from_stage"].id,
+                from_pool=r["from_pool"], from_place=r["from_place"], carry=r["carry"],
+                join_round=r["join_round"], seed=None) for r in rows]
+    ev.entries = pd.concat([ev.entries, pd.DataFrame(new)], ignore_index=True) \
+        if ev.entries is not None and not ev.entries.empty else pd.DataFrame(new)
+    ev._results_cache.clear()
+    for r in rows:
+        entry_rows.append([ev.gname(g), ev.sname(s), r["number"], ev.name_of(g, r["number"]),
+                           r["pool"], r["position"], ev.sname(r["from_stage"]), r["from_pool"],
+                           r["from_place"], r["carry"], r["join_round"], "", r["clause"]])
+
+
+def write_late_entries(ev: CoreEvent, rows: list[list]) -> None:
+    """Append ``rows`` (晋级 sheet rows) to 晋级 and its record copy."""
+    from bianpai.addin.competition import ENTRY_KEYS  # noqa: PLC0415
+    from bianpai.addin.core_draw import write_record  # noqa: PLC0415
+    from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
+    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
+    name = find_sheet(ev.port, K.ENTRIES)
+    old = [list(r) for r in ev.port.read_values(name)[1:]] if name else []
+    write_record(ev.port, K.ENTRIES, old + rows, ev.lang, ENTRY_KEYS)
