@@ -25,15 +25,18 @@ __all__ = ["late_rows", "admit_late_entries"]
 
 
 def late_rows(ev: CoreEvent, g: Group) -> list[tuple[int, dict]]:
-    """``(roster row, record)`` of the group's roster entries not in its draw (抽签), in roster
-    order; empty when the group is not drawn."""
+    """``(roster row, record)`` of the group's roster entries not in its draw (抽签) — neither
+    their row nor their name — in roster order; empty when the group is not drawn."""
     gs = ev.groups[g.id]
-    if not gs.drawn:
+    if not gs.drawn or g.sub_entrants is not None:  # (an entry playing as parts: not here)
         return []
     drawn = {int(t["roster_row"]) for t in gs.teams.values() if t.get("roster_row") is not None}
+    # an entrant already drawn whose row moved (a row inserted above it) is not a newcomer
+    names = {str(t["name"]).strip() for t in gs.teams.values() if t.get("name") is not None}
     r = ev.roster[ev.roster["group_id"] == g.id]
     from bianpai.addin.competition import records  # noqa: PLC0415
-    return [(row, rec) for row, rec in records(r) if int(row) not in drawn]
+    return [(row, rec) for row, rec in records(r)
+            if int(row) not in drawn and str(rec["name"]).strip() not in names]
 
 
 def admit_late_entries(ev: CoreEvent) -> tuple[list[tuple[Group, Stage, Match]], list[str]]:
