@@ -86,15 +86,20 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
                 f"{g.name_en or g.id}: drawn entrant {n} {name!r} is no longer on the roster "
                 "(renamed, deleted or merged after the draw); undo and redraw to change it",
                 sheet=sheet, cell=f"{name_col}{row}" if row else None))
+        # a format taking late entries (``admit_late``, addin.core_late) numbers a new 报名 row
+        # at the next draw, while its first stage runs: not a contradiction of the draw
+        late_ok = (getattr(g.stages[0].format, "admit_late", None) is not None
+                   and g.sub_entrants is None
+                   and not (len(g.stages) > 1 and ev.entered(g, g.stages[1])))
         for name, row in names.items():
-            if name not in drawn:
+            if name not in drawn and not late_ok:
                 name_col = r.attrs.get("columns", {}).get("name", col) \
                     if g.entrant == "individual" else col
                 ev.errors.append(InputError(
                     f"{ev.gname(g)}已抽签，但报名表中的“{name}”不在抽签中（抽签后新增或改名）："
-                    "如需加入请撤销并重新抽签，否则删除此行",
+                    f"{ev.sname(g.stages[0])}的赛制不接受迟到报名（补报）；如需加入请撤销并重新抽签，否则删除此行",
                     f"{g.name_en or g.id} is drawn but {name!r} is not in the draw (added or renamed "
-                    "after the draw); undo and redraw, or delete the row",
+                    "after the draw) and its format takes no late entries; undo and redraw, or delete the row",
                     sheet=sheet, cell=f"{name_col}{row}"))
 
 
