@@ -27,7 +27,8 @@ from bianpai.engines.rounding import q2
 from bianpai.engines.standings import rank as rank_engine
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
-from bianpai.workbooks import layouts as L
+from bianpai.workbooks import layouts as L  # noqa: F401
+from bianpai.workbooks.roster_layouts import roster_layout
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
 from bianpai.workbooks.tables import find_sheet, read_table
@@ -420,12 +421,14 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     c.TITLE["text"] = reg.title_zh if reg.language == "zh" else (reg.title_en or reg.title_zh)
     errors: list[InputError] = []
     people = None
-    if reg.roster_layout == "people":
-        people = read_table(port, L.ROSTER_PEOPLE, errors=errors)
+    rl = roster_layout(reg.roster_layout)  # the layout's declaration, never its name
+    table = read_table(port, rl.table, errors=errors)
+    if rl.per_person:
+        people = table
         roster = pd.DataFrame(columns=[c.key for c in K.ROSTER.columns])
         roster.attrs = dict(people.attrs)
     else:
-        roster = read_table(port, K.ROSTER, errors=errors)
+        roster = rl.entrants(table) if rl.entrants is not None else table
     ev = CoreEvent(port=port, reg=reg, lang=reg.language, lay=layouts_for(reg), roster=roster,
                    errors=errors, people=people)
     for g in reg.groups:

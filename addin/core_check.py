@@ -14,7 +14,7 @@ from bianpai.engines.errors import InputError
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
-from bianpai.workbooks import team_layouts as T
+from bianpai.workbooks.roster_layouts import roster_layout
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import write_settings_sheet
 from bianpai.addin.competition import records
@@ -34,7 +34,7 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     stages = sorted({s.name_zh if lang == "zh" else (s.name_en or s.name_zh)
                      for g in reg.groups for s in g.stages})
     choices = {"group": groups, "stage": stages}
-    roster = [L.ROSTER_PEOPLE] if reg.roster_layout == "people" else [K.ROSTER, T.TEAM_PLAYERS]
+    roster = roster_layout(reg.roster_layout).sheets
     # groups without stages (no engine for their format yet) get their places typed
     typed_places = [L.PLACINGS] if any(not g.stages for g in reg.groups) else []
     for layout in (*roster, lay.results, lay.games, K.PENALTIES, K.WITHDRAWALS, *typed_places):
@@ -97,12 +97,14 @@ def roster_problems(ev: CoreEvent) -> list[InputError]:
 
 
 class _PeopleView:
-    """What :func:`bianpai.addin.commands.eligibility_findings` reads, for a people roster."""
+    """What :func:`bianpai.addin.commands.eligibility_findings` reads, for a roster whose rows
+    are people (the people roster, or a pairs roster's rows of two persons)."""
 
-    def __init__(self, ev: CoreEvent):
+    def __init__(self, ev: CoreEvent, table=None):
         self.reg, self.lang = ev.reg, ev.lang
-        p = ev.people.copy()
-        p.attrs = dict(ev.people.attrs)
+        table = ev.people if table is None else table
+        p = table.copy()
+        p.attrs = dict(table.attrs)
         gids = []
         for v in p["group"]:
             g = ev.group_of(v)
@@ -195,6 +197,8 @@ def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
             out.append(("warning", over))
     if ev.people is not None:
         out += c.eligibility_findings(_PeopleView(ev))
+    elif roster_layout(ev.reg.roster_layout).person_rows:  # e.g. a pair's row: two persons
+        out += c.eligibility_findings(_PeopleView(ev, ev.roster))
     else:
         for g in ev.reg.groups:
             view = _GroupView(ev, g)

@@ -6,6 +6,7 @@ Part of the one command path of every core event (see :mod:`bianpai.addin.compet
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
 from typing import Any
 
@@ -18,6 +19,7 @@ from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.roster_layouts import roster_layout
 from bianpai.addin.competition import records
 from bianpai.workbooks.tables import cell_of
 from bianpai.addin.core_check import _findings
@@ -37,14 +39,16 @@ def _scored_or_refuse(ev: CoreEvent) -> None:
         raise InputErrors(ev.errors)
 
 
-def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
+def _number_teams(ev: CoreEvent, g: Group, seed: int, lot_rng=None) -> list[dict]:
     """Team numbers by seeded lot (typed numbers kept; setting ``draw.numbers_by_lot`` false:
-    the free numbers in roster order) and the first stage's pools."""
+    the free numbers in roster order) and the first stage's pools. ``lot_rng``: one lot drawn
+    across the event's groups in order (a roster layout's ``lot = "event"``), else a lot per
+    group derived from the seed."""
     r = ev.roster[ev.roster["group_id"] == g.id]
     typed = {int(rec["number"]) for _, rec in records(r) if rec["number"] is not None}
     free = [n for n in range(1, len(r) + 1) if n not in typed]
-    rng = rng_for(seed, g.id, "numbers")
-    if ev.reg.draw.numbers_by_lot:
+    rng = rng_for(seed, g.id, "numbers") if lot_rng is None else lot_rng
+    if ev.reg.draw.numbers_by_lot and free:
         rng.shuffle(free)
     teams = []
     it = iter(free)
@@ -217,8 +221,9 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                                  [(s, e) for s, e in found if s != "error"], accept_warnings)
     seed = c.new_seed() if seed is None else int(seed)
     seed_of: dict[str, int] = {}
+    lot_rng = random.Random(seed) if roster_layout(ev.reg.roster_layout).lot == "event" else None
     for g in undrawn:
-        for t in _number_teams(ev, g, seed):
+        for t in _number_teams(ev, g, seed, lot_rng):
             ev.groups[g.id].teams[t["number"]] = t
         ev.groups[g.id].seed = seed
         seed_of[g.id] = seed

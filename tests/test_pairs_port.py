@@ -1,0 +1,106 @@
+"""The Shenzhen pairs workbook's sheets read and written by the competition core, sheet by sheet
+(the port of ``shenzhen-guandan-pairs-2023`` onto the core; ``docs/pairs-port.md`` lists what is
+closed and what is left).
+
+规程 六（一）"男子双人赛：男子2人组成1对"；七（三）3 参赛资格；九 "编号对阵在第一轮比赛前抽签确定"。
+The pairs roster (报名: 选手1/性别1/出生日期1/…/选手2/…, one row per pair) is a declared roster
+layout (:mod:`bianpai.workbooks.roster_layouts`): the core reads it into its entrants, checks
+eligibility at the pairs sheet's own cells, and draws the numbers by the workbook's one lot, so
+its 校验 and its numbers are the old pipeline's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import openpyxl
+import pytest
+
+from bianpai.addin import commands
+from bianpai.addin.competition import is_core_regulation
+from bianpai.templates.presets_io import load_preset
+from bianpai.workbooks import roster_layouts as RL
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.golden_build import PRESET, SEED, _fill, _pair, load_golden
+
+
+def _roster(woman_in_men: bool = False) -> list[list]:
+    rows = [_pair("男子双人赛", f"男甲{i}", f"男乙{i}", "男", "男", i) for i in range(1, 8)]
+    rows += [_pair("女子双人赛", f"女甲{i}", f"女乙{i}", "女", "女", i) for i in range(1, 5)]
+    if woman_in_men:
+        rows[0][3] = "女"
+    return rows
+
+
+@pytest.fixture
+def on_core(monkeypatch):
+    """The pairs roster layout declared as running on the core (as it will once ported)."""
+    monkeypatch.setitem(RL.ROSTER_LAYOUTS, "pairs",
+                        dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=True))
+
+
+def _new(path, roster):
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(PRESET),
+                            lang="zh")
+    _fill(path, "报名", roster)
+
+
+def _sheet(path, name):
+    return [list(r) for r in openpyxl.load_workbook(path)[name].iter_rows(values_only=True)]
+
+
+def test_pairs_layout_declares_its_gate():
+    """The pairs preset stays off the core by its roster layout's declaration, not by a name
+    compared in addin/ (the gate ``roster_layout != "pairs"`` is gone)."""
+    reg = load_preset(PRESET)
+    assert reg.roster_layout == "pairs"
+    assert RL.roster_layout("pairs").runs_on_core is False
+    assert not is_core_regulation(reg)
+    on = dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=True)
+    RL.ROSTER_LAYOUTS["pairs"], old = on, RL.ROSTER_LAYOUTS["pairs"]
+    try:
+        assert is_core_regulation(reg)
+    finally:
+        RL.ROSTER_LAYOUTS["pairs"] = old
+
+
+def test_core_reads_the_pairs_roster_as_entrants():
+    """六（一）: one row = one pair; its name is 选手1/选手2 and its players 选手1, 选手2."""
+    import pandas as pd
+    table = pd.DataFrame([{"group": "男子双人赛", "number": None, "name1": "甲", "gender1": "男",
+                           "birth1": None, "id1": None, "name2": "乙", "gender2": "男",
+                           "birth2": None, "id2": None, "unit": "单位1", "qualification": None,
+                           "note": None}], index=pd.Index([2], name="row"))
+    table.attrs = {"sheet": "报名", "columns": {"name1": "C", "name2": "G", "group": "A"}}
+    e = RL.entrants_from_pairs(table)
+    rec = e.loc[2]
+    assert (rec["name"], rec["player1"], rec["player2"], rec["unit"]) == ("甲/乙", "甲", "乙", "单位1")
+    assert e.attrs["columns"]["name"] == "C" and e.attrs["sheet"] == "报名"
+
+
+@pytest.mark.parametrize("woman_in_men", [False, True])
+def test_core_check_writes_the_pipelines_findings(tmp_path, monkeypatch, woman_in_men):
+    """七（三）3 / 六（一）: the core's 校验 of a pairs roster names the same cells with the same
+    words as the pairs pipeline's (a woman in the men's pairs: 报名!D2)."""
+    old = tmp_path / "old.xlsx"
+    _new(old, _roster(woman_in_men))
+    commands.check(OpenpyxlPort(old, command="check"))
+    monkeypatch.setitem(RL.ROSTER_LAYOUTS, "pairs",
+                        dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=True))
+    core = tmp_path / "core.xlsx"
+    _new(core, _roster(woman_in_men))
+    commands.check(OpenpyxlPort(core, command="check"))
+    want = _sheet(old, "校验")
+    assert _sheet(core, "校验") == want
+    assert ("报名!D2" in {r[1] for r in want}) is woman_in_men
+
+
+def test_core_lot_gives_the_golden_numbers(tmp_path, on_core):
+    """九 编号对阵在第一轮比赛前抽签确定: with the golden event's seed, the core's lot (one stream
+    through the groups, the roster's rows in order) gives every pair the golden 抽签 number."""
+    path = tmp_path / "core.xlsx"
+    _new(path, _roster())
+    commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
+    got = {(r[0], r[6]): (r[1], r[2], r[3]) for r in _sheet(path, "抽签")[1:]}
+    want = {(r[0], r[4]): (r[1], r[2], r[3]) for r in load_golden()["抽签"][1:]}
+    assert got == want
