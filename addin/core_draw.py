@@ -20,6 +20,7 @@ from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.roster_layouts import roster_layout
+from bianpai.workbooks.sheet_sets import sheet_set
 from bianpai.addin.competition import records
 from bianpai.workbooks.tables import cell_of
 from bianpai.addin.core_check import _findings
@@ -229,6 +230,7 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         seed_of[g.id] = seed
     new: list[tuple[Group, Stage, Match]] = []
     errs: list[InputError] = []
+    ev_sheets = sheet_set(ev.reg.roster_layout)
     notes: list[str] = []
     for g in ev.reg.groups:
         if not ev.groups[g.id].drawn:
@@ -242,8 +244,13 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
             st = ev.state(g, s)
             if s.format.finished(st):
                 continue
+            # a workbook style whose 对阵 lists the whole stage takes every round at once
+            whole = getattr(s.format, "whole_schedule", None) if ev_sheets.schedule_whole else None
+            if whole is not None and st.rounds_drawn() >= (s.format.total_rounds(st) or 0):
+                break  # every round is in 对阵: the stage waits for its results
             try:
-                ms = s.format.next_round(st, rng_for(seed, g.id, s.id, st.rounds_drawn() + 1))
+                ms = whole(st) if whole is not None else \
+                    s.format.next_round(st, rng_for(seed, g.id, s.id, st.rounds_drawn() + 1))
             except NotReady as exc:
                 miss = ev.missing(g, s)
                 errs.append(_missing_reason(ev, g, s, miss) if miss else InputError(

@@ -104,3 +104,24 @@ def test_core_lot_gives_the_golden_numbers(tmp_path, on_core):
     got = {(r[0], r[6]): (r[1], r[2], r[3]) for r in _sheet(path, "抽签")[1:]}
     want = {(r[0], r[4]): (r[1], r[2], r[3]) for r in load_golden()["抽签"][1:]}
     assert got == want
+
+
+def test_core_draws_the_whole_golden_schedule_at_once(tmp_path, on_core):
+    """九 "编号对阵在第一轮比赛前抽签确定"、八（一）单循环: the pairs workbook style declares that its
+    对阵 lists the whole event (``SheetSet.schedule_whole``); one ``draw`` writes every round of
+    the Berger round robin — the golden 对阵 before the arbiter's swap — with a blank entry row
+    per board (the golden 日志: 34 桌次, 162 rows)."""
+    path = tmp_path / "core.xlsx"
+    _new(path, _roster())
+    commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
+    got = [(r[0], r[3], r[4], r[6], r[8]) for r in _sheet(path, "对阵")[1:]]
+    want = [[r[0], r[1], r[2], r[3], r[5]] for r in load_golden()["对阵"][1:]]
+    men3 = [i for i, r in enumerate(want) if r[0] == "男子双人赛" and r[1] == 3 and r[4]]
+    a, b = men3[:2]  # undo the golden event's hand edit (EW of tables 1 and 2 swapped)
+    want[a][4], want[b][4] = want[b][4], want[a][4]
+    assert got == [tuple(r) for r in want]
+    boards = [r for r in _sheet(path, "逐局成绩")[1:] if r[0] is not None]
+    assert len(boards) == 162
+    again = commands.draw  # every round is in 对阵: a second draw has nothing to add
+    with pytest.raises(Exception, match="均已编排"):
+        again(OpenpyxlPort(path, command="draw"), seed=SEED)
