@@ -112,6 +112,10 @@ class CoreEvent:
         return None
 
     def stage_of(self, g: Group, value) -> Stage | None:
+        """The stage named ``value``; a sheet that shows no 阶段 column (a workbook style's view,
+        ``None``) means the group's only stage."""
+        if value is None and len(g.stages) == 1:
+            return g.stages[0]
         v = "" if value is None else str(value).strip()
         for s in g.stages:
             if v in (s.id, s.name_zh, s.name_en):

@@ -24,6 +24,7 @@ from bianpai.workbooks.sheet_sets import sheet_set
 from bianpai.addin.competition import records
 from bianpai.workbooks.tables import cell_of
 from bianpai.addin.core_check import _findings
+from bianpai.addin.core_views import style_of, write_core_sheet
 
 
 # ------------------------------------------------------------------------------ draw
@@ -326,14 +327,19 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
     from bianpai.addin.competition import DRAW_KEYS
     port, lang = ev.port, ev.lang
     if seed_of:
-        write_record(port, K.DRAW, _draw_rows(ev, seed_of), lang, DRAW_KEYS)
+        rows = _draw_rows(ev, seed_of)
+        if style_of(ev.reg).record_copies:
+            write_record(port, K.DRAW, rows, lang, DRAW_KEYS)
+        else:  # a style that checks its 抽签 by the roster rows keeps no hidden copy
+            write_core_sheet(port, ev.reg, K.DRAW, rows, lang)
     mrows, sides = _movement_rows(ev, new)
     if mrows:
         c.write_generated(port, K.movement_layout(sides or ev.lay.sides), mrows, lang,
                           break_on=(0, 1, 2))
-    c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
+    write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
     _append_entry_rows(ev, new)
-    core_paper.write_round_papers(ev, new)  # 桌卡, 记分单 of the new round
+    if style_of(ev.reg).round_papers:
+        core_paper.write_round_papers(ev, new)  # 桌卡, 记分单 of the new round
 
 
 def _append_entry_rows(ev: CoreEvent, new) -> None:

@@ -18,6 +18,7 @@ from bianpai.engines.core import TypedMatch
 from bianpai.engines.penalty_check import check_penalty
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
+from bianpai.addin.core_views import has_core_sheet, read_core_sheet
 from bianpai.workbooks.tables import cell_of, find_sheet, read_table
 from bianpai.workbooks.tables import records as _all_records
 
@@ -90,9 +91,9 @@ def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> No
 
 
 def _read_draw(ev: CoreEvent) -> None:
-    if not find_sheet(ev.port, K.DRAW):
+    if not has_core_sheet(ev.port, ev.reg, K.DRAW):
         return
-    d = read_table(ev.port, K.DRAW, errors=ev.errors)
+    d = read_core_sheet(ev.port, ev.reg, K.DRAW, errors=ev.errors)
     check_record(ev, K.DRAW, d, DRAW_KEYS)
     sheet = d.attrs.get("sheet", K.DRAW.zh)
     for row, rec in records(d):
@@ -119,9 +120,9 @@ def _read_draw(ev: CoreEvent) -> None:
 
 def _read_schedule(ev: CoreEvent) -> pd.DataFrame:
     cols = ["group_id", "stage_id", "pool", "round", "table", "label", "side0", "side1", "row"]
-    if not find_sheet(ev.port, K.SCHEDULE):
+    if not has_core_sheet(ev.port, ev.reg, K.SCHEDULE):
         return pd.DataFrame(columns=cols)
-    d = read_table(ev.port, K.SCHEDULE, errors=ev.errors)
+    d = read_core_sheet(ev.port, ev.reg, K.SCHEDULE, errors=ev.errors)
     sheet = d.attrs.get("sheet", K.SCHEDULE.zh)
     out = []
     seen: dict[tuple, int] = {}

@@ -15,6 +15,7 @@ from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse
+from bianpai.addin.core_views import write_core_sheet
 from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, _bracket_grid, _bracket_rows,
                                        _crosstable, _source_group, _standing_rows,
                                        core_final_standings, ranking_name)
@@ -83,7 +84,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         ev.crosstable_width = max(sizes)
         c.write_generated(port, K.crosstable_layout(ev.crosstable_width), _crosstable(ev), ev.lang,
                           break_on=(0, 1, 2))
-    c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
+    write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     brackets = _bracket_rows(ev)
     if brackets:
         c.write_generated(port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))

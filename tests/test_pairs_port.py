@@ -95,33 +95,44 @@ def test_core_check_writes_the_pipelines_findings(tmp_path, monkeypatch, woman_i
     assert ("报名!D2" in {r[1] for r in want}) is woman_in_men
 
 
-def test_core_lot_gives_the_golden_numbers(tmp_path, on_core):
+def test_core_lot_gives_the_golden_numbers_and_draw_sheet(tmp_path, on_core):
     """九 编号对阵在第一轮比赛前抽签确定: with the golden event's seed, the core's lot (one stream
-    through the groups, the roster's rows in order) gives every pair the golden 抽签 number."""
+    through the groups, the roster's rows in order) gives every pair the golden number, and the
+    style's view of the core's 抽签 (组别, 序号, 选手, 单位, 报名表行, 随机种子) is the golden sheet."""
     path = tmp_path / "core.xlsx"
     _new(path, _roster())
     commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
-    got = {(r[0], r[6]): (r[1], r[2], r[3]) for r in _sheet(path, "抽签")[1:]}
-    want = {(r[0], r[4]): (r[1], r[2], r[3]) for r in load_golden()["抽签"][1:]}
-    assert got == want
+    assert _sheet(path, "抽签") == [list(r) for r in _golden_rows("抽签")]
+    assert "_bianpai_draw" not in openpyxl.load_workbook(path).sheetnames
+
+
+def _golden_rows(name):
+    return [tuple(r) for r in load_golden()[name]]
 
 
 def test_core_draws_the_whole_golden_schedule_at_once(tmp_path, on_core):
     """九 "编号对阵在第一轮比赛前抽签确定"、八（一）单循环: the pairs workbook style declares that its
     对阵 lists the whole event (``SheetSet.schedule_whole``); one ``draw`` writes every round of
-    the Berger round robin — the golden 对阵 before the arbiter's swap — with a blank entry row
-    per board (the golden 日志: 34 桌次, 162 rows)."""
+    the Berger round robin — the golden 对阵 (南北/东西, 牌号 numbered across the event) before the
+    arbiter's swap — with a blank entry row per board (the golden 日志: 34 桌次, 162 rows). The
+    arbiter's hand edit of 对阵 is then what the core plays."""
+    from bianpai.addin.competition import load_core_event
     path = tmp_path / "core.xlsx"
     _new(path, _roster())
     commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
-    got = [(r[0], r[3], r[4], r[6], r[8]) for r in _sheet(path, "对阵")[1:]]
-    want = [[r[0], r[1], r[2], r[3], r[5]] for r in load_golden()["对阵"][1:]]
-    men3 = [i for i, r in enumerate(want) if r[0] == "男子双人赛" and r[1] == 3 and r[4]]
-    a, b = men3[:2]  # undo the golden event's hand edit (EW of tables 1 and 2 swapped)
-    want[a][4], want[b][4] = want[b][4], want[a][4]
-    assert got == [tuple(r) for r in want]
+    want = [list(r) for r in _golden_rows("对阵")]
+    men3 = [i for i, r in enumerate(want) if r[0] == "男子双人赛" and r[1] == 3 and r[5]]
+    a, b = men3[:2]  # the golden event's hand edit (EW of tables 1 and 2 swapped), undone
+    want[a][5:7], want[b][5:7] = want[b][5:7], want[a][5:7]
+    assert _sheet(path, "对阵") == want
     boards = [r for r in _sheet(path, "逐局成绩")[1:] if r[0] is not None]
     assert len(boards) == 162
-    again = commands.draw  # every round is in 对阵: a second draw has nothing to add
-    with pytest.raises(Exception, match="均已编排"):
-        again(OpenpyxlPort(path, command="draw"), seed=SEED)
+    with pytest.raises(Exception, match="均已编排"):  # nothing left to add
+        commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
+    want[a][5:7], want[b][5:7] = want[b][5:7], want[a][5:7]  # the arbiter swaps them
+    _fill(path, "对阵", [want[a]], start_row=a + 1)
+    _fill(path, "对阵", [want[b]], start_row=b + 1)
+    ev = load_core_event(OpenpyxlPort(path, command="rank"))
+    g = ev.reg.group("men")
+    played = [(m.round, m.table, m.sides) for m in ev.stage_matches(g, g.stages[0])]
+    assert played == [(r[1], r[2], (r[3], r[5])) for r in want[1:] if r[0] == "男子双人赛"]

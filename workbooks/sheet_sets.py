@@ -10,6 +10,11 @@ rest of its sheets with it). Styles without an entry here take the core's own sh
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
+
+from bianpai.templates.schema import Regulation
+from bianpai.workbooks.pairs_sheets import pairs_views
+from bianpai.workbooks.sheet_views import SheetView
 
 
 @dataclass(frozen=True)
@@ -19,14 +24,26 @@ class SheetSet:
     ``schedule_whole``: ``draw`` writes every round of a stage whose format can fix them all at
     once (``whole_schedule(state)``, a position schedule such as a Berger round robin) into 对阵
     with their blank entry rows, instead of one round per ``draw`` (深圳掼牌 九
-    "编号对阵在第一轮比赛前抽签确定": the Shenzhen 对阵 lists the whole event)."""
+    "编号对阵在第一轮比赛前抽签确定": the Shenzhen 对阵 lists the whole event).
+    ``views``: the regulation → its own form of core sheets, by core layout key
+    (:class:`~bianpai.workbooks.sheet_views.SheetView`); ``record_copies``: the hidden copies
+    of 抽签/晋级 that refuse a hand edit (a style without them checks its 抽签 against the
+    roster rows instead); ``round_papers``: ``draw`` writes 桌卡 and 记分单."""
 
     key: str
     schedule_whole: bool = False
+    views: Callable[[Regulation], dict[str, SheetView]] | None = None
+    record_copies: bool = True
+    round_papers: bool = True
+
+    def view(self, reg: Regulation, key: str) -> SheetView | None:
+        """The style's view of core sheet ``key`` (``None``: the core's own columns)."""
+        return (self.views(reg) if self.views is not None else {}).get(key)
 
 
 SHEET_SETS: dict[str, SheetSet] = {
-    "pairs": SheetSet("pairs", schedule_whole=True),
+    "pairs": SheetSet("pairs", schedule_whole=True, views=pairs_views, record_copies=False,
+                      round_papers=False),
 }
 
 

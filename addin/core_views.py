@@ -1,0 +1,59 @@
+"""The core's sheets through the workbook style's views: the one place where a core command
+writes or reads a sheet a style may show in its own columns
+(:class:`bianpai.workbooks.sheet_sets.SheetSet`, :class:`~bianpai.workbooks.sheet_views.SheetView`).
+Without a view, the core's own layout is used unchanged.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bianpai.addin import command_infra as c
+from bianpai.engines.errors import InputError
+from bianpai.templates.schema import Regulation
+from bianpai.workbooks.layouts import SheetLayout
+from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.sheet_sets import SheetSet, sheet_set
+from bianpai.workbooks.tables import find_sheet, read_table
+
+
+def style_of(reg: Regulation) -> SheetSet:
+    """The workbook style's declarations (named by the regulation's ``roster_layout``)."""
+    return sheet_set(reg.roster_layout)
+
+
+def shown_layout(reg: Regulation, layout: SheetLayout) -> SheetLayout:
+    """The layout the workbook shows for core sheet ``layout`` (its view's, else itself)."""
+    v = style_of(reg).view(reg, layout.key)
+    return layout if v is None else v.layout
+
+
+def _breaks(layout: SheetLayout) -> tuple[int, ...]:
+    keys = tuple(getattr(layout, "page_break_on", None) or ())
+    return tuple(i for i, col in enumerate(layout.columns) if col.key in keys)
+
+
+def write_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, rows: list[list],
+                     lang: str, **kw) -> None:
+    """Write the generated core sheet ``layout`` (``rows`` in its columns) as the style shows
+    it: through its view when declared (page breaks on the view's ``page_break_on``)."""
+    v = style_of(reg).view(reg, layout.key)
+    if v is None:
+        c.write_generated(port, layout, rows, lang, **kw)
+        return
+    kw["break_on"] = _breaks(v.layout)
+    c.write_generated(port, v.layout, v.rows(layout, rows, lang), lang, **kw)
+
+
+def has_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout) -> bool:
+    return find_sheet(port, shown_layout(reg, layout)) is not None
+
+
+def read_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, *,
+                    errors: list[InputError], required: bool = True) -> pd.DataFrame:
+    """Read core sheet ``layout`` (through the style's view when declared) as a frame in the
+    core's column keys, index the Excel rows, ``attrs`` naming the shown sheet's cells."""
+    v = style_of(reg).view(reg, layout.key)
+    if v is None:
+        return read_table(port, layout, errors=errors, required=required)
+    return v.to_core(read_table(port, v.layout, errors=errors, required=required), layout)

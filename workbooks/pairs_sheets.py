@@ -1,0 +1,49 @@
+"""The Shenzhen pairs workbook style's own sheets (报名/抽签/对阵/成绩/轮成绩/罚分 of
+:mod:`bianpai.workbooks.layouts`), declared as views of the core's sheets
+(:class:`~bianpai.workbooks.sheet_views.SheetView`): the core writes and reads them without
+knowing the style.
+
+- 抽签 (:data:`layouts.DRAW`): 组别, 序号, 选手, 单位, 报名表行, 随机种子 — the core's 抽签 without
+  小组 and 小组序号.
+- 对阵 (:data:`layouts.SCHEDULE`): 组别, 轮次, 桌号, 南北序号/选手, 东西序号/选手, 牌号 — the pair
+  named first sits North-South; 牌号 are the round's boards numbered across the event (round r
+  plays boards (r−1)·B+1 … r·B, B = ``boards_per_round``, 规程 八（一）、十一（二）).
+"""
+
+from __future__ import annotations
+
+from bianpai.templates.schema import Regulation
+from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks.sheet_views import SheetView
+
+
+def boards_per_round(reg: Regulation) -> dict[str, int]:
+    """Boards a round of each group's first stage (by group name, Chinese and English)."""
+    out = {}
+    for g in reg.groups:
+        if g.stages:
+            b = getattr(g.stages[0].format, "boards_per_round", None) or 1
+            for name in (g.name_zh, g.name_en, g.id):
+                if name:
+                    out[name] = int(b)
+    return out
+
+
+def pairs_views(reg: Regulation) -> dict[str, SheetView]:
+    """The views of the pairs style, by the core layout's key."""
+    per = boards_per_round(reg)
+
+    def boards(d: dict, _lang: str):
+        if d.get("side1") is None or d.get("round") is None:
+            return None
+        b = per.get(d.get("group"), 1)
+        r = int(d["round"])
+        return f"{(r - 1) * b + 1}-{r * b}"
+
+    return {
+        K.DRAW.key: SheetView(L.DRAW, {"entrant_name": "name"}),
+        K.SCHEDULE.key: SheetView(L.SCHEDULE, {"ns": "side0", "ns_name": "side0_name",
+                                               "ew": "side1", "ew_name": "side1_name",
+                                               "boards": boards}),
+    }
