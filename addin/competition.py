@@ -29,6 +29,7 @@ from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L  # noqa: F401
 from bianpai.workbooks.roster_layouts import roster_layout
+from bianpai.addin.core_views import shown_layout
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
 from bianpai.workbooks.tables import find_sheet, read_table
@@ -102,6 +103,8 @@ class CoreEvent:
         return s.name_zh if self.lang == "zh" else (s.name_en or s.name_zh)
 
     def sheet(self, layout) -> str:
+        """The name of core sheet ``layout`` as the workbook shows it (a style's view)."""
+        layout = shown_layout(self.reg, layout)
         return find_sheet(self.port, layout) or layout.name(self.lang)
 
     def group_of(self, value) -> Group | None:

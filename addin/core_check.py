@@ -15,7 +15,7 @@ from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.roster_layouts import roster_layout
-from bianpai.addin.core_views import shown_layout
+from bianpai.addin.core_views import shown_layout, style_of
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import write_settings_sheet
 from bianpai.addin.competition import records
@@ -38,7 +38,10 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     roster = roster_layout(reg.roster_layout).sheets
     # groups without stages (no engine for their format yet) get their places typed
     typed_places = [L.PLACINGS] if any(not g.stages for g in reg.groups) else []
-    for layout in (*roster, lay.results, lay.games, K.PENALTIES, K.WITHDRAWALS, *typed_places):
+    style = style_of(reg)
+    entry = [shown_layout(reg, x) for x in (lay.results, lay.games, K.PENALTIES)]
+    withdrawals = [K.WITHDRAWALS] if style.withdrawals_sheet else []
+    for layout in (*roster, *entry, *withdrawals, *typed_places):
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang))
     for layout in (L.CHECKS, shown_layout(reg, K.SCHEDULE), lay.standings):

@@ -24,7 +24,7 @@ from bianpai.workbooks.sheet_sets import sheet_set
 from bianpai.addin.competition import records
 from bianpai.workbooks.tables import cell_of
 from bianpai.addin.core_check import _findings
-from bianpai.addin.core_views import style_of, write_core_sheet
+from bianpai.addin.core_views import append_core_rows, style_of, write_core_sheet
 
 
 # ------------------------------------------------------------------------------ draw
@@ -263,7 +263,8 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         raise InputErrors(errs)
     for e in errs:  # groups go on independently: one group waiting does not hold the others
         notes.append(e.zh.split("\n")[0].rstrip("：:") + "（未编排）")
-    if not new and not seed_of:
+    relisted = _unlisted(ev)
+    if not new and not seed_of and not relisted:
         if notes:
             exc = RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
             # what to press next, for a caller that drives the commands (the demo, a front)
@@ -271,6 +272,10 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
             raise exc
         raise RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
     _write_draw(ev, seed_of, new)
+    if relisted:  # tables a hand edit of 对阵 gave other pairs: their entry rows
+        _append_entry_rows(ev, relisted)
+        notes.append(f"对阵已手工调整：{'、'.join(f'{ev.gname(g)}第{m.round}轮第{m.table}桌' for g, _s, m in relisted)}"
+                     f"，已为其新增成绩行")
     parts: dict[str, int] = {}
     for g, s, m in new:
         k = f"{ev.gname(g)}{ev.sname(s)}第{m.round}轮"
@@ -286,6 +291,22 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
     return c.finish(port, result, {"seed": seed, "accept_warnings": accept_warnings if warnings
                                    else None}, ev.lang)
+
+
+def _unlisted(ev: CoreEvent) -> list[tuple[Group, Stage, Match]]:
+    """Drawn matches without any entry row, when the workbook style's game rows name their
+    sides (a hand edit of 对阵 gave a table other pairs: the rows of the earlier pairing are left
+    aside, and the new pairing needs its own). Empty for other styles."""
+    view = style_of(ev.reg).view(ev.reg, ev.lay.games.key)
+    if view is None or view.sides is None:
+        return []
+    out = []
+    for g in ev.reg.groups:
+        for s in g.stages:
+            for m in ev.stage_matches(g, s):
+                if not m.is_bye and (g.id, s.id, *m.key) not in ev.typed:
+                    out.append((g, s, m))
+    return out
 
 
 def _movement_rows(ev: CoreEvent, new) -> tuple[list[list], tuple | None]:
@@ -344,7 +365,7 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new) -> None:
 
 def _append_entry_rows(ev: CoreEvent, new) -> None:
     port, lang = ev.port, ev.lang
-    res_rows, game_rows = [], []
+    res_rows, game_rows, game_sides = [], [], []
     states: dict[tuple, Any] = {}
     rkeys = [col.key for col in ev.lay.results.columns]
     for g, s, m in new:
@@ -371,14 +392,7 @@ def _append_entry_rows(ev: CoreEvent, new) -> None:
             for col, v in pre.items():
                 grow[gkeys.index(col)] = v
             game_rows.append(grow)
-    for layout, rows in ((ev.lay.results, res_rows), (ev.lay.games, game_rows)):
-        if not rows:
-            continue
-        name = ev.sheet(layout)
-        if name not in port.sheet_names():
-            port.write_sheet(layout.name(lang), [layout.headers(lang)], layout.sheet_format(lang=lang))
-        existing = port.read_values(name)
-        last = len(existing)
-        while last > 1 and all(v in (None, "") for v in existing[last - 1]):
-            last -= 1
-        port.append_rows(name, rows, start_row=max(last, 1) + 1)
+            game_sides.append({"side0": m.sides[0], "side1": m.sides[1]})
+    # through the workbook style's views (its own columns; the sides on every board row)
+    append_core_rows(port, ev.reg, ev.lay.results, res_rows, lang)
+    append_core_rows(port, ev.reg, ev.lay.games, game_rows, lang, extra=game_sides)

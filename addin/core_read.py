@@ -225,8 +225,9 @@ def _match_key(ev: CoreEvent, rec: dict, df: pd.DataFrame, row: int, sheet: str)
 
 def _all_columns(ev: CoreEvent, layout, df: pd.DataFrame) -> None:
     """A typed sheet that exists must have every column of its layout: a renamed or deleted
-    header would silently drop what is typed under it (a result, a 判定)."""
-    if "sheet" not in df.attrs:
+    header would silently drop what is typed under it (a result, a 判定). (A sheet shown
+    through a style's view has the view's columns: their required ones are checked on reading.)"""
+    if "sheet" not in df.attrs or df.attrs.get("view"):
         return
     have = df.attrs.get("columns", {})
     missing = [c for c in layout.columns if c.key not in have and not c.required]
@@ -245,11 +246,10 @@ def _read_typed(ev: CoreEvent) -> None:
         for r in ev.schedule.to_dict("records"):
             drawn[(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"])] = r
     needed = bool(drawn)  # once matches are drawn, the entry sheets and all their columns
-    res_df = read_table(ev.port, ev.lay.results, required=needed, errors=ev.errors) \
-        if needed else read_table(ev.port, ev.lay.results, required=False, errors=ev.errors)
-    games_df = read_table(ev.port, ev.lay.games, required=needed, errors=ev.errors) \
-        if needed else read_table(ev.port, ev.lay.games, required=False, errors=ev.errors)
-    pen_df = read_table(ev.port, K.PENALTIES, required=False, errors=ev.errors)
+    # through the workbook style's views when it shows these sheets in its own columns
+    res_df = read_core_sheet(ev.port, ev.reg, ev.lay.results, required=needed, errors=ev.errors)
+    games_df = read_core_sheet(ev.port, ev.reg, ev.lay.games, required=needed, errors=ev.errors)
+    pen_df = read_core_sheet(ev.port, ev.reg, K.PENALTIES, required=False, errors=ev.errors)
     for layout, df in ((ev.lay.results, res_df), (ev.lay.games, games_df), (K.PENALTIES, pen_df)):
         _all_columns(ev, layout, df)
     ev.game_cols = dict(games_df.attrs.get("columns", {}))
@@ -299,6 +299,8 @@ def _read_typed(ev: CoreEvent) -> None:
             ev.errors.append(InputError("逐局成绩行对应的比赛不在对阵表中", "no drawn match for this game row",
                                         sheet=gsheet, cell=cell_of(games_df, row, "table")))
             continue
+        if _earlier_pairing(ev, rec, drawn[key], games_df, row, gsheet, game_keys):
+            continue
         games.setdefault(key, []).append({"game": rec["game"], **{k: rec.get(k) for k in game_keys},
                                           "_row": row})
         where_g.setdefault(key, f"{gsheet}!{cell_of(games_df, row, game_keys[0] if game_keys else 'game')}")
@@ -307,6 +309,10 @@ def _read_typed(ev: CoreEvent) -> None:
         key = _match_key(ev, rec, pen_df, row, psheet)
         if key is None:
             continue
+        if rec["table"] is None:  # a sheet naming the penalised entrant only: where it played
+            key = next((k for k, m in drawn.items() if k[:2] == key[:2] and k[3] == key[3]
+                        and rec["team"] is not None and rec["team"] in (m["side0"], m["side1"])),
+                       key)
         m = drawn.get(key)
         if m is None or rec["team"] not in (m["side0"], m["side1"]):
             ev.errors.append(InputError("罚分行的队号不在该场比赛中", "the penalised team did not play this match",
@@ -335,6 +341,23 @@ def _read_typed(ev: CoreEvent) -> None:
                                    decision=decision, penalties=tuple(pens.get(key, ())),
                                    where=tuple(w for w in (where_t, where_g.get(key, "")) if w),
                                    cells=cells.get(key, {}))
+
+
+def _earlier_pairing(ev: CoreEvent, rec: dict, m: dict, df: pd.DataFrame, row: int, sheet: str,
+                     value_keys: list[str]) -> bool:
+    """True when a game row that names its sides (a style's view shows them on every row) names
+    other sides than the drawn match at its table: a row of an earlier pairing, left aside when
+    blank, an error when typed (the hand edit of 对阵 came after results were typed)."""
+    if rec.get("side0") is None and rec.get("side1") is None:
+        return False
+    if (rec.get("side0"), rec.get("side1")) == (m["side0"], m["side1"]):
+        return False
+    if any(rec.get(k) is not None for k in value_keys):
+        ev.errors.append(InputError(
+            f"此行的队号与对阵表不符：对阵表第{m['round']}轮第{m['table']}桌为 {m['side0']} 对 {m['side1']}",
+            f"the numbers differ from the pairings ({m['side0']} v {m['side1']})",
+            sheet=sheet, cell=cell_of(df, row, "side0")))
+    return True
 
 
 def _games_frame(rows: list[dict]) -> pd.DataFrame:

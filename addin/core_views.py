@@ -57,3 +57,28 @@ def read_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, *,
     if v is None:
         return read_table(port, layout, errors=errors, required=required)
     return v.to_core(read_table(port, v.layout, errors=errors, required=required), layout)
+
+
+def append_core_rows(port: WorkbookPort, reg: Regulation, layout: SheetLayout, rows: list[list],
+                     lang: str, extra: list[dict] | None = None) -> int:
+    """Append blank entry rows (in the columns of core sheet ``layout``) after the last typed
+    row of the sheet as the style shows it (created with its header when missing); a view that
+    declares ``blank_rows = False`` gets none. ``extra``: per row, further core values the
+    view may show (the match's sides). Returns the rows added."""
+    v = style_of(reg).view(reg, layout.key)
+    if v is not None and not v.blank_rows:
+        return 0
+    shown = layout if v is None else v.layout
+    out = rows if v is None else v.rows(layout, rows, lang, extra)
+    if not out:
+        return 0
+    name = find_sheet(port, shown)
+    if name is None:
+        name = shown.name(lang)
+        port.write_sheet(name, [shown.headers(lang)], shown.sheet_format(lang=lang))
+    existing = port.read_values(name)
+    last = len(existing)
+    while last > 1 and all(x in (None, "") for x in existing[last - 1]):
+        last -= 1
+    port.append_rows(name, out, start_row=max(last, 1) + 1)
+    return len(out)

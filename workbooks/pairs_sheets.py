@@ -8,6 +8,13 @@ knowing the style.
 - 对阵 (:data:`layouts.SCHEDULE`): 组别, 轮次, 桌号, 南北序号/选手, 东西序号/选手, 牌号 — the pair
   named first sits North-South; 牌号 are the round's boards numbered across the event (round r
   plays boards (r−1)·B+1 … r·B, B = ``boards_per_round``, 规程 八（一）、十一（二）).
+- 成绩 (:data:`layouts.BOARDS`): the core's 逐局成绩, one row per board: 牌号 across the event
+  (局 = 牌号 − (r−1)·B), 南北序号/东西序号 on every row (a row of an earlier pairing is left
+  aside), 南北得分, 代码.
+- 轮成绩 (:data:`layouts.ROUND_SCORES`): the core's 成绩 per match (南北/东西比赛分%, 判定,
+  南北级差), only the rows the organizer types.
+- 罚分 (:data:`layouts.PENALTIES`): 序号 the penalised pair (its table found in 对阵), 类别 the
+  reason, 分钟 for 超时/迟到 (the scoring's ladder, 十一（三）（四）) else 罚分(%顶分).
 """
 
 from __future__ import annotations
@@ -41,8 +48,30 @@ def pairs_views(reg: Regulation) -> dict[str, SheetView]:
         r = int(d["round"])
         return f"{(r - 1) * b + 1}-{r * b}"
 
+    def board(d: dict, _lang: str):
+        if d.get("game") is None or d.get("round") is None:
+            return None
+        return (int(d["round"]) - 1) * per.get(d.get("group"), 1) + int(d["game"])
+
+    def game(rec: dict):
+        if rec.get("board") is None or rec.get("round") is None:
+            return None
+        return int(rec["board"]) - (int(rec["round"]) - 1) * per.get(rec.get("group"), 1)
+
+    def points(rec: dict):
+        # 十一（三）（四）: 超时/迟到 by the minutes (the scoring's ladder); the others as typed
+        if rec.get("kind") in ("超时", "迟到"):
+            return rec.get("minutes")
+        return rec.get("pct_of_top") if rec.get("pct_of_top") is not None else 0
+
     return {
         K.DRAW.key: SheetView(L.DRAW, {"entrant_name": "name"}),
+        "games": SheetView(L.BOARDS, {"board": board, "ns": "side0", "ew": "side1"},
+                           inverse={"game": ("board", game)}, sides=("ns", "ew")),
+        "results": SheetView(L.ROUND_SCORES, {"ns": "side0", "ew": "side1",
+                                              "status": "decision"}, blank_rows=False),
+        K.PENALTIES.key: SheetView(L.PENALTIES, {"entrant": "team", "kind": "reason"},
+                                   inverse={"points": ("pct_of_top", points)}),
         K.SCHEDULE.key: SheetView(L.SCHEDULE, {"ns": "side0", "ns_name": "side0_name",
                                                "ew": "side1", "ew_name": "side1_name",
                                                "boards": boards}),

@@ -28,13 +28,15 @@ class SheetSet:
     ``views``: the regulation → its own form of core sheets, by core layout key
     (:class:`~bianpai.workbooks.sheet_views.SheetView`); ``record_copies``: the hidden copies
     of 抽签/晋级 that refuse a hand edit (a style without them checks its 抽签 against the
-    roster rows instead); ``round_papers``: ``draw`` writes 桌卡 and 记分单."""
+    roster rows instead); ``round_papers``: ``draw`` writes 桌卡 and 记分单;
+    ``withdrawals_sheet``: ``new`` writes the typed 退赛 sheet."""
 
     key: str
     schedule_whole: bool = False
     views: Callable[[Regulation], dict[str, SheetView]] | None = None
     record_copies: bool = True
     round_papers: bool = True
+    withdrawals_sheet: bool = True
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns)."""
@@ -43,7 +45,7 @@ class SheetSet:
 
 SHEET_SETS: dict[str, SheetSet] = {
     "pairs": SheetSet("pairs", schedule_whole=True, views=pairs_views, record_copies=False,
-                      round_papers=False),
+                      round_papers=False, withdrawals_sheet=False),
 }
 
 

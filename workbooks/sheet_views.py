@@ -32,13 +32,28 @@ class SheetView:
 
     layout: SheetLayout
     source: dict[str, str | Computed] = field(default_factory=dict)
+    #: core column key → (the view column it is read from, its value from a row read with the
+    #: view's layout as a dict by view key): a core column the view shows computed (a board
+    #: numbered across the event → 局)
+    inverse: dict[str, tuple[str, Callable[[dict], Any]]] = field(default_factory=dict)
+    #: view keys naming the match's two sides on every row (南北序号, 东西序号): a row whose
+    #: sides are not the drawn match's at its table belongs to an earlier pairing (a hand edit
+    #: of 对阵 moved the pairs): left aside when blank, an error when typed
+    sides: tuple[str, str] | None = None
+    #: the core writes a blank entry row per drawn match on this sheet (False: only what the
+    #: organizer types, e.g. the round scores of a round scored electronically)
+    blank_rows: bool = True
 
-    def rows(self, core: SheetLayout, rows: list[list], lang: str = "zh") -> list[list]:
-        """``rows`` in the columns of ``core`` → rows in the view's columns."""
+    def rows(self, core: SheetLayout, rows: list[list], lang: str = "zh",
+             extra: list[dict] | None = None) -> list[list]:
+        """``rows`` in the columns of ``core`` → rows in the view's columns; ``extra``: per row,
+        further core values a computed or renamed column may show (the match's sides)."""
         keys = [c.key for c in core.columns]
         out = []
-        for r in rows:
+        for i, r in enumerate(rows):
             d = dict(zip(keys, r))
+            if extra is not None:
+                d = {**extra[i], **d}
             row = []
             for col in self.layout.columns:
                 src = self.source.get(col.key, col.key)
@@ -53,15 +68,25 @@ class SheetView:
         letters = dict(df.attrs.get("columns", {}))
         back = {src: key for key, src in self.source.items() if isinstance(src, str)}
         cols, data = {}, {}
-        for c in core.columns:
-            key = back.get(c.key, c.key)
+        recs = df.to_dict("records") if self.inverse else []
+        wanted = [c.key for c in core.columns]
+        # the sides a view shows on every row come back as side0/side1 even where the core's
+        # sheet has no such column (its 逐局成绩)
+        wanted += [k for k in ("side0", "side1") if k in back and k not in wanted]
+        for k in wanted:
+            key = back.get(k, k)
             in_view = any(v.key == key for v in self.layout.columns) and not callable(
                 self.source.get(key))
-            data[c.key] = list(df[key]) if in_view and key in df.columns else [None] * len(df)
+            if k in self.inverse:
+                col, fn = self.inverse[k]
+                data[k] = [fn(r) for r in recs]
+                if col in letters:
+                    cols[k] = letters[col]
+                continue
+            data[k] = list(df[key]) if in_view and key in df.columns else [None] * len(df)
             if in_view and key in letters:
-                cols[c.key] = letters[key]
+                cols[k] = letters[key]
         # object columns throughout: an int cell stays an int, an empty one None
-        out = pd.DataFrame(data, index=df.index, columns=[c.key for c in core.columns],
-                           dtype=object)
-        out.attrs = {**df.attrs, "columns": cols}
+        out = pd.DataFrame(data, index=df.index, columns=wanted, dtype=object)
+        out.attrs = {**df.attrs, "columns": cols, "view": True}
         return out
