@@ -39,7 +39,9 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     # groups without stages (no engine for their format yet) get their places typed
     typed_places = [L.PLACINGS] if any(not g.stages for g in reg.groups) else []
     style = style_of(reg)
-    entry = [shown_layout(reg, x) for x in (lay.results, lay.games, K.PENALTIES)]
+    by_key = {lay.results.key: lay.results, lay.games.key: lay.games}
+    entry = [shown_layout(reg, by_key[k]) for k in style.entry_order] + [
+        shown_layout(reg, K.PENALTIES)]
     withdrawals = [K.WITHDRAWALS] if style.withdrawals_sheet else []
     for layout in (*roster, *entry, *withdrawals, *typed_places):
         port.write_sheet(layout.name(lang), [layout.headers(lang)],

@@ -15,7 +15,7 @@ from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse
-from bianpai.addin.core_views import write_core_sheet
+from bianpai.addin.core_views import style_of, write_core_sheet
 from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, _bracket_grid, _bracket_rows,
                                        _crosstable, _source_group, _standing_rows,
                                        core_final_standings, ranking_name)
@@ -91,9 +91,11 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     width, grid = _bracket_grid(ev)
     if grid:
         c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
-    if final_rows:
+    style = style_of(ev.reg)
+    if final_rows and style.final_sheet:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
-    core_paper.write_rank_papers(ev, upto_round)  # 成绩公告, 排名走势
+    if style.rank_papers:
+        core_paper.write_rank_papers(ev, upto_round)  # 成绩公告, 排名走势
     added = prepare_playoff_rows(ev, offers)
     state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
     upto = "" if upto_round is None else f"第{int(upto_round)}轮后"

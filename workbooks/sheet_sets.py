@@ -29,7 +29,10 @@ class SheetSet:
     (:class:`~bianpai.workbooks.sheet_views.SheetView`); ``record_copies``: the hidden copies
     of 抽签/晋级 that refuse a hand edit (a style without them checks its 抽签 against the
     roster rows instead); ``round_papers``: ``draw`` writes 桌卡 and 记分单;
-    ``withdrawals_sheet``: ``new`` writes the typed 退赛 sheet."""
+    ``withdrawals_sheet``: ``new`` writes the typed 退赛 sheet; ``final_sheet``: ``rank`` writes
+    总排名 of a finished group (a single-stage style's 排名 is already its final ranking);
+    ``rank_papers``: ``rank`` writes 成绩公告 and 排名走势; ``entry_order``: the order of the
+    result-entry sheets in the workbook (core layout keys)."""
 
     key: str
     schedule_whole: bool = False
@@ -37,6 +40,9 @@ class SheetSet:
     record_copies: bool = True
     round_papers: bool = True
     withdrawals_sheet: bool = True
+    final_sheet: bool = True
+    rank_papers: bool = True
+    entry_order: tuple[str, ...] = ("results", "games")
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns)."""
@@ -45,7 +51,8 @@ class SheetSet:
 
 SHEET_SETS: dict[str, SheetSet] = {
     "pairs": SheetSet("pairs", schedule_whole=True, views=pairs_views, record_copies=False,
-                      round_papers=False, withdrawals_sheet=False),
+                      round_papers=False, withdrawals_sheet=False, final_sheet=False,
+                      rank_papers=False, entry_order=("games", "results")),
 }
 
 
