@@ -376,7 +376,8 @@ class CoreEvent:
     def pool_standings(self, g: Group, s: Stage, pool, st: StageState | None = None
                        ) -> pd.DataFrame:
         """The ranking of one pool: columns ``rank``, ``entrant``, one per criterion,
-        ``explanation_zh``/``explanation_en``, and ``played``, ``won``, ``drawn``, ``lost``."""
+        ``explanation_zh``/``explanation_en``, and ``played``, ``won``, ``drawn``, ``lost``,
+        ``rounds`` (rounds with a result, a bye included)."""
         st = st or self.state(g, s, with_standings=False)
         ents = [e for e in st.entrants if e.pool == pool]
         members = {e.number for e in ents}
@@ -406,8 +407,10 @@ class CoreEvent:
             tail["explanation_en"] = "forfeited or disqualified: all results void, not ranked"
             table = pd.concat([keep, tail], ignore_index=True)
         played = rows[rows["complete"].astype(bool) & (rows["outcome"] != "CARRY")]
+        # ``rounds``: rounds with a result, a bye included (已赛轮数)
         for col, codes in (("played", ("W", "D", "L", "FW", "FL")), ("won", ("W", "FW")),
-                           ("drawn", ("D",)), ("lost", ("L", "FL"))):
+                           ("drawn", ("D",)), ("lost", ("L", "FL")),
+                           ("rounds", ("W", "D", "L", "FW", "FL", "BYE"))):
             counts = played[played["outcome"].isin(codes)].groupby("entrant").size()
             table[col] = [int(counts.get(e, 0)) for e in table["entrant"]]
         return table

@@ -34,7 +34,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                                       sheet=ev.sheet(K.SCHEDULE))])
     seed = c.new_seed() if seed is None else int(seed)
     crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
-    rows, data, final_rows = [], {}, []
+    rows, data, final_rows, extras = [], {}, [], []
     missing = 0
     for g in ev.reg.groups:
         if not ev.groups[_source_group(ev, g).id].drawn:
@@ -44,7 +44,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                 continue
             missing += len(ev.missing(g, s))
             part = _standing_rows(ev, g, s, crit_cols, None if upto_round is None else
-                                  core_paper.state_after(ev, g, s, int(upto_round)))
+                                  core_paper.state_after(ev, g, s, int(upto_round)), extras)
             rows += part
             data[f"{ev.gname(g)} {ev.sname(s)}"] = [
                 {"pool": r[2], "rank": r[3], "number": r[4], "name": r[5], "played": r[7],
@@ -75,7 +75,9 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                                              prepare_playoff_rows)
     offers = playoff_offers(ev)
     explain_playoffs(ev, offers, rows)
-    c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
+    # play-off rows explained above keep their place: extras follow the rows one to one
+    write_core_sheet(port, ev.reg, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2),
+                     extra=extras if len(extras) == len(rows) else None)
     sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
              for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
              if s.format.kind in CROSSTABLE_FORMATS and ev.entered(g, s)

@@ -19,7 +19,9 @@ from bianpai.addin.core_draw import _num
 # ------------------------------------------------------------------------------ rank
 
 def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
-                   st=None) -> list[list]:
+                   st=None, extras: list[dict] | None = None) -> list[list]:
+    """排名 rows of one stage (columns of ``ev.lay.standings``); ``extras`` (when given) gets,
+    per row, values a style's view of 排名 may show besides (``rounds`` 已赛轮数)."""
     st = st if st is not None else ev.state(g, s)
     rows = []
     placings = None
@@ -40,6 +42,8 @@ def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
             rows.append([ev.gname(g), ev.sname(s), p, rec["rank"], e, ev.name_of(g, e), ev.unit_of(g, e),
                          rec["played"], rec["won"], rec["drawn"], rec["lost"],
                          *[_cell(v) for v in vals], expl])
+            if extras is not None:
+                extras.append({"rounds": rec.get("rounds")})
     return rows
 
 

@@ -34,15 +34,16 @@ def _breaks(layout: SheetLayout) -> tuple[int, ...]:
 
 
 def write_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, rows: list[list],
-                     lang: str, **kw) -> None:
+                     lang: str, extra: list[dict] | None = None, **kw) -> None:
     """Write the generated core sheet ``layout`` (``rows`` in its columns) as the style shows
-    it: through its view when declared (page breaks on the view's ``page_break_on``)."""
+    it: through its view when declared (page breaks on the view's ``page_break_on``;
+    ``extra``: per row, further values the view may show)."""
     v = style_of(reg).view(reg, layout.key)
     if v is None:
         c.write_generated(port, layout, rows, lang, **kw)
         return
     kw["break_on"] = _breaks(v.layout)
-    c.write_generated(port, v.layout, v.rows(layout, rows, lang), lang, **kw)
+    c.write_generated(port, v.layout, v.rows(layout, rows, lang, extra), lang, **kw)
 
 
 def has_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout) -> bool:

@@ -8,6 +8,7 @@ knowing the style.
 - 对阵 (:data:`layouts.SCHEDULE`): 组别, 轮次, 桌号, 南北序号/选手, 东西序号/选手, 牌号 — the pair
   named first sits North-South; 牌号 are the round's boards numbered across the event (round r
   plays boards (r−1)·B+1 … r·B, B = ``boards_per_round``, 规程 八（一）、十一（二）).
+- 排名 (:func:`standings_layout`): 序号, 选手, 单位, 已赛轮数 (a bye counts), the criteria, 说明.
 - 成绩 (:data:`layouts.BOARDS`): the core's 逐局成绩, one row per board: 牌号 across the event
   (局 = 牌号 − (r−1)·B), 南北序号/东西序号 on every row (a row of an earlier pairing is left
   aside), 南北得分, 代码.
@@ -19,9 +20,11 @@ knowing the style.
 
 from __future__ import annotations
 
+from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import Regulation
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
+from bianpai.workbooks.layouts import C, SheetLayout
 from bianpai.workbooks.sheet_views import SheetView
 
 
@@ -35,6 +38,23 @@ def boards_per_round(reg: Regulation) -> dict[str, int]:
                 if name:
                     out[name] = int(b)
     return out
+
+
+def standings_layout(reg: Regulation) -> SheetLayout:
+    """排名 of the pairs style: 组别, 名次, 序号, 选手, 单位, 已赛轮数 (a bye counts), one column per
+    criterion of the chains (抽签 included, 十三), 说明."""
+    names: list[str] = []
+    for g in reg.groups:
+        for s in g.stages:
+            for n in (s.tie_breaks.criteria if s.tie_breaks else []):
+                if n in CRITERIA and n not in names:
+                    names.append(n)
+    base = L.STANDINGS.columns
+    return SheetLayout(key="standings", zh=L.STANDINGS.zh, en=L.STANDINGS.en, landscape=True,
+                       page_break_on=("group",), columns=[
+        *[c.model_copy() for c in base[:-1]],
+        *[C(f"c_{n}", CRITERIA[n].label_zh, CRITERIA[n].label_en, width=10) for n in names],
+        base[-1].model_copy()])
 
 
 def pairs_views(reg: Regulation) -> dict[str, SheetView]:
@@ -65,6 +85,8 @@ def pairs_views(reg: Regulation) -> dict[str, SheetView]:
         return rec.get("pct_of_top") if rec.get("pct_of_top") is not None else 0
 
     return {
+        "standings": SheetView(standings_layout(reg), {"entrant": "number", "entrant_name": "name",
+                                                       "played": lambda d, _l: d.get("rounds")}),
         K.DRAW.key: SheetView(L.DRAW, {"entrant_name": "name"}),
         "games": SheetView(L.BOARDS, {"board": board, "ns": "side0", "ew": "side1"},
                            inverse={"game": ("board", game)}, sides=("ns", "ew")),
