@@ -84,8 +84,10 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
              for p in ev.state(g, s, with_standings=False).pools()]
     if sizes:
         ev.crosstable_width = max(sizes)
-        c.write_generated(port, K.crosstable_layout(ev.crosstable_width), _crosstable(ev), ev.lang,
-                          break_on=(0, 1, 2))
+        xextras: list[dict] = []
+        xrows = _crosstable(ev, xextras)
+        write_core_sheet(port, ev.reg, K.crosstable_layout(ev.crosstable_width), xrows, ev.lang,
+                         extra=xextras, break_on=(0, 1, 2))
     write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     brackets = _bracket_rows(ev)
     if brackets:

@@ -64,9 +64,14 @@ def _cell(v):
 CROSSTABLE_FORMATS = ("round_robin", "fixture_list")
 
 
-def _crosstable(ev: CoreEvent) -> list[list]:
+def _crosstable(ev: CoreEvent, extras: list[dict] | None = None) -> list[list]:
     """Rows of 交叉表 for every entered round-robin-like stage (see
-    :func:`bianpai.workbooks.core_layouts.crosstable_layout`)."""
+    :func:`bianpai.workbooks.core_layouts.crosstable_layout`). A cell is the scoring's
+    ``crosstable_text(result, side, lang)`` when it has one, else 场分:场分; two meetings are
+    joined by the workbook style's ``crosstable_sep``. ``extras`` (when given) gets, per row,
+    the entrant's criteria (``c_<name>``) a style's view may show."""
+    from bianpai.addin.core_views import style_of  # noqa: PLC0415
+    sep = style_of(ev.reg).crosstable_sep
     out = []
     for g in ev.reg.groups:
         if not ev.groups[g.id].drawn:
@@ -90,10 +95,13 @@ def _crosstable(ev: CoreEvent) -> list[list]:
                             byes.setdefault(e, []).append(f"R{m.round}")
                         continue
                     a, b = m.sides[0], m.sides[1]
+                    own = getattr(s.scoring, "crosstable_text", None)
                     for i, (x, y) in enumerate(((a, b), (b, a))):
                         j = 1 - i
                         txt = f"{_num(r.points[i])}:{_num(r.points[j])}"
-                        if "VOID" in r.outcome:
+                        if own is not None:
+                            txt = own(r, i, ev.lang)
+                        elif "VOID" in r.outcome:
                             txt = "无效" if ev.lang == "zh" else "void"
                         elif r.outcome[i] in ("FW", "FL"):
                             txt += "（弃权）" if ev.lang == "zh" else " (forfeit)"
@@ -102,13 +110,16 @@ def _crosstable(ev: CoreEvent) -> list[list]:
                 for e in order:
                     row = [ev.gname(g), ev.sname(s), p, pos[e.number], e.number,
                            ev.name_of(g, e.number)]
-                    row += ["×" if o.number == e.number else "、".join(cells.get((e.number, o.number), []))
+                    row += ["×" if o.number == e.number else sep.join(cells.get((e.number, o.number), []))
                             or None for o in order]
                     row += [None] * (ev.crosstable_width - width)
                     mp = tab.loc[e.number, "match_points"] if "match_points" in tab.columns else None
                     row += ["、".join(byes.get(e.number, [])) or None, _cell(mp),
                             int(tab.loc[e.number, "rank"])]
                     out.append(row)
+                    if extras is not None:
+                        extras.append({f"c_{k}": _cell(tab.loc[e.number, k]) for k in tab.columns
+                                       if k in CRITERIA})
     return out
 
 

@@ -42,8 +42,9 @@ def write_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, r
     if v is None:
         c.write_generated(port, layout, rows, lang, **kw)
         return
-    kw["break_on"] = _breaks(v.layout)
-    c.write_generated(port, v.layout, v.rows(layout, rows, lang, extra), lang, **kw)
+    shown = v.shown(layout)
+    kw["break_on"] = _breaks(shown)
+    c.write_generated(port, shown, v.rows(layout, rows, lang, extra), lang, **kw)
 
 
 def has_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout) -> bool:

@@ -143,7 +143,7 @@ def test_core_draws_the_whole_golden_schedule_at_once(tmp_path, on_core):
 
 
 #: sheets of the golden workbook the core already writes cell for cell (docs/pairs-port.md)
-CLOSED = ["规程", "报名", "校验", "抽签", "对阵", "成绩", "轮成绩", "罚分", "排名", "奖励",
+CLOSED = ["规程", "报名", "校验", "抽签", "对阵", "成绩", "轮成绩", "罚分", "排名", "交叉表", "奖励",
           "_bianpai_settings", "领奖签收表", "证书", "荣誉证书"]
 
 

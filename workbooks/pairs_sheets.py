@@ -9,6 +9,8 @@ knowing the style.
   named first sits North-South; 牌号 are the round's boards numbered across the event (round r
   plays boards (r−1)·B+1 … r·B, B = ``boards_per_round``, 规程 八（一）、十一（二）).
 - 排名 (:func:`standings_layout`): 序号, 选手, 单位, 已赛轮数 (a bye counts), the criteria, 说明.
+- 交叉表 (:func:`layouts.crosstable_layout`): 序号, 选手, one column per opponent (the scoring's
+  "场分 (比赛分%)"), 场分, 平均得分率, 名次.
 - 成绩 (:data:`layouts.BOARDS`): the core's 逐局成绩, one row per board: 牌号 across the event
   (局 = 牌号 − (r−1)·B), 南北序号/东西序号 on every row (a row of an earlier pairing is left
   aside), 南北得分, 代码.
@@ -87,6 +89,11 @@ def pairs_views(reg: Regulation) -> dict[str, SheetView]:
     return {
         "standings": SheetView(standings_layout(reg), {"entrant": "number", "entrant_name": "name",
                                                        "played": lambda d, _l: d.get("rounds")}),
+        "crosstable": SheetView(L.crosstable_layout(0), {
+            "entrant": "number", "entrant_name": "name",
+            "avg": lambda d, _l: d.get("c_avg_score_pct")},
+            layout_of=lambda core: L.crosstable_layout(
+                sum(1 for c in core.columns if c.key[1:].isdigit()))),
         K.DRAW.key: SheetView(L.DRAW, {"entrant_name": "name"}),
         "games": SheetView(L.BOARDS, {"board": board, "ns": "side0", "ew": "side1"},
                            inverse={"game": ("board", game)}, sides=("ns", "ew")),

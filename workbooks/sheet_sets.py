@@ -32,7 +32,8 @@ class SheetSet:
     ``withdrawals_sheet``: ``new`` writes the typed 退赛 sheet; ``final_sheet``: ``rank`` writes
     总排名 of a finished group (a single-stage style's 排名 is already its final ranking);
     ``rank_papers``: ``rank`` writes 成绩公告 and 排名走势; ``entry_order``: the order of the
-    result-entry sheets in the workbook (core layout keys)."""
+    result-entry sheets in the workbook (core layout keys); ``crosstable_sep``: what joins two
+    meetings of the same entrants in one 交叉表 cell."""
 
     key: str
     schedule_whole: bool = False
@@ -43,6 +44,7 @@ class SheetSet:
     final_sheet: bool = True
     rank_papers: bool = True
     entry_order: tuple[str, ...] = ("results", "games")
+    crosstable_sep: str = "、"
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns)."""
@@ -52,7 +54,7 @@ class SheetSet:
 SHEET_SETS: dict[str, SheetSet] = {
     "pairs": SheetSet("pairs", schedule_whole=True, views=pairs_views, record_copies=False,
                       round_papers=False, withdrawals_sheet=False, final_sheet=False,
-                      rank_papers=False, entry_order=("games", "results")),
+                      rank_papers=False, entry_order=("games", "results"), crosstable_sep="／"),
 }
 
 

@@ -43,6 +43,13 @@ class SheetView:
     #: the core writes a blank entry row per drawn match on this sheet (False: only what the
     #: organizer types, e.g. the round scores of a round scored electronically)
     blank_rows: bool = True
+    #: the view's layout from the core's when its columns depend on the event (交叉表: one
+    #: column per pool position); ``layout`` otherwise
+    layout_of: Callable[[SheetLayout], SheetLayout] | None = None
+
+    def shown(self, core: SheetLayout) -> SheetLayout:
+        """The layout the sheet is shown in, for the core layout ``core``."""
+        return self.layout_of(core) if self.layout_of is not None else self.layout
 
     def rows(self, core: SheetLayout, rows: list[list], lang: str = "zh",
              extra: list[dict] | None = None) -> list[list]:
@@ -55,7 +62,7 @@ class SheetView:
             if extra is not None:
                 d = {**extra[i], **d}
             row = []
-            for col in self.layout.columns:
+            for col in self.shown(core).columns:
                 src = self.source.get(col.key, col.key)
                 row.append(src(d, lang) if callable(src) else d.get(src))
             out.append(row)
