@@ -96,6 +96,11 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     if grid:
         c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
     style = style_of(ev.reg)
+    if style.entrant_rounds:  # e.g. 成绩汇总: one row per entrant and round
+        from bianpai.addin.core_sheets import entrant_round_rows  # noqa: PLC0415
+        from bianpai.workbooks.sheet_sets import ENTRANT_ROUNDS  # noqa: PLC0415
+        erows, eextras = entrant_round_rows(ev)
+        write_core_sheet(port, ev.reg, ENTRANT_ROUNDS, erows, ev.lang, extra=eextras)
     if final_rows and style.final_sheet:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
     if style.rank_papers:

@@ -307,3 +307,32 @@ def _derived_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
         rows.append(dict(place=place, number=n, source=ev.gname(g),
                          explanation=f"{'、'.join(ev.sname(s) for s in stages)}合计 {_num(v)}"))
     return pd.DataFrame(rows, columns=["place", "number", "source", "explanation"])
+
+
+def entrant_round_rows(ev: CoreEvent) -> tuple[list[list], list[dict]]:
+    """Rows of :data:`bianpai.workbooks.sheet_sets.ENTRANT_ROUNDS` for every entered stage (by
+    group, entrant, round), and per row the scoring's per-side values (比赛分%, 级差 …) and
+    ``complete``, for a style's view."""
+    from bianpai.engines.core import entrant_rows  # noqa: PLC0415
+    rows, extras = [], []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if not ev.entered(g, s):
+                continue
+            st = ev.state(g, s, with_standings=False)
+            df = entrant_rows(st.results.values(), [e.number for e in st.entrants])
+            if df.empty:
+                continue
+            for rec in df.sort_values(["entrant", "round"], kind="stable").to_dict("records"):
+                e = int(rec["entrant"])
+                opp = rec["opponent"]
+                opp = None if opp is None or opp is pd.NA or opp != opp else int(opp)
+                rows.append([ev.gname(g), ev.sname(s), rec["pool"], e, ev.name_of(g, e),
+                             int(rec["round"]), opp, int(rec["side"]),
+                             _cell(rec["match_points"]), rec["outcome"]])
+                extras.append({k: _cell(v) for k, v in rec.items()
+                               if k not in ("opponents", "opponent", "pool", "round", "table",
+                                            "entrant", "side", "match_points", "outcome")})
+    return rows, extras

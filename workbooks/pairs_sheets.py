@@ -9,6 +9,8 @@ knowing the style.
   named first sits North-South; 牌号 are the round's boards numbered across the event (round r
   plays boards (r−1)·B+1 … r·B, B = ``boards_per_round``, 规程 八（一）、十一（二）).
 - 排名 (:func:`standings_layout`): 序号, 选手, 单位, 已赛轮数 (a bye counts), the criteria, 说明.
+- 成绩汇总 (:data:`layouts.ROUND_RESULTS`): one row per pair and round: 对手序号, 方位 NS/EW,
+  比赛分%, 场分, 级差, 罚分(%顶分), 结果.
 - 交叉表 (:func:`layouts.crosstable_layout`): 序号, 选手, one column per opponent (the scoring's
   "场分 (比赛分%)"), 场分, 平均得分率, 名次.
 - 成绩 (:data:`layouts.BOARDS`): the core's 逐局成绩, one row per board: 牌号 across the event
@@ -94,6 +96,12 @@ def pairs_views(reg: Regulation) -> dict[str, SheetView]:
             "avg": lambda d, _l: d.get("c_avg_score_pct")},
             layout_of=lambda core: L.crosstable_layout(
                 sum(1 for c in core.columns if c.key[1:].isdigit()))),
+        "entrant_rounds": SheetView(L.ROUND_RESULTS, {
+            "entrant": "number", "entrant_name": "name",
+            "seat": lambda d, _l: None if d.get("opponent") is None else ("NS", "EW")[d["side"]],
+            "penalty_pct": lambda d, _l: d.get("penalty_pct") or None,
+            "outcome": lambda d, _l: (L.OUTCOME_ZH.get(d["outcome"], d["outcome"])
+                                      if d.get("complete", True) else "未录")}),
         K.DRAW.key: SheetView(L.DRAW, {"entrant_name": "name"}),
         "games": SheetView(L.BOARDS, {"board": board, "ns": "side0", "ew": "side1"},
                            inverse={"game": ("board", game)}, sides=("ns", "ew")),
