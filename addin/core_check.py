@@ -231,9 +231,10 @@ def core_check(port: WorkbookPort):
         rows = [["通过" if ev.lang == "zh" else "ok", "", "未发现问题", "no problems found"]]
     c.write_generated(port, L.CHECKS, rows, ev.lang)
     n_err = sum(1 for s, _ in problems if s == "error")
+    zh, en = roster_layout(ev.reg.roster_layout).entrant_word
     result = c.CommandResult(
-        "check", f"名单检查：{len(ev.roster)} 队，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
-        f"roster check: {len(ev.roster)} teams, {n_err} errors, {len(problems) - n_err} warnings",
+        "check", f"名单检查：{len(ev.roster)} {zh}，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
+        f"roster check: {len(ev.roster)} {en}, {n_err} errors, {len(problems) - n_err} warnings",
         findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
     if n_err:
         result.status_hint = (f"名单有 {n_err} 处错误（首处：{problems[0][1].where}）",

@@ -173,3 +173,11 @@ def test_core_writes_the_golden_sheets_in_order(golden_on_core):
     """The workbook keeps its sheets: the golden ones in the golden order, nothing the Shenzhen
     workbook does not have (no 桌卡, 记分单, 退赛, 总排名, 成绩公告, 排名走势 — declared by the style)."""
     assert list(golden_on_core) == list(load_golden())
+
+
+def test_core_check_logs_the_golden_summary(golden_on_core):
+    """The 日志 row of 检查名单 counts the pairs roster's rows as the Shenzhen workbook did
+    (``RosterLayout.entrant_word``)."""
+    want = load_golden()["日志"]
+    assert [r for r in golden_on_core["日志"] if r[1] == "check"] == \
+        [r for r in want if r[1] == "check"]

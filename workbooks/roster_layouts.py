@@ -14,7 +14,7 @@ on the layout's name: it asks the :class:`RosterLayout` declared here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import pandas as pd
@@ -70,7 +70,8 @@ class RosterLayout:
     numbers from its own stream derived from the seed) or ``event`` (one stream from the seed
     drawn through the groups in order, the free numbers of each group shuffled in roster
     order: the Shenzhen workbook's 抽签, 九); ``certificate_per_entrant``: one 荣誉证书 names
-    the entrant (a pair 甲/乙) instead of one per member."""
+    the entrant (a pair 甲/乙) instead of one per member; ``entrant_word``: what ``check``'s
+    summary counts (Chinese, English)."""
 
     key: str
     sheets: tuple[SheetLayout, ...]
@@ -81,7 +82,6 @@ class RosterLayout:
     lot: str = "per_group"
     certificate_per_entrant: bool = False
     entrant_word: tuple[str, str] = ("队", "teams")
-    extra: dict = field(default_factory=dict)
 
     @property
     def table(self) -> SheetLayout:
@@ -96,7 +96,7 @@ ROSTER_LAYOUTS: dict[str, RosterLayout] = {
     "pairs": RosterLayout("pairs", (L.ROSTER_PAIRS,), entrants=entrants_from_pairs,
                           person_rows=True, runs_on_core=False, lot="event",
                           certificate_per_entrant=True,
-                          entrant_word=("对", "pairs")),
+                          entrant_word=("行", "rows")),  # the Shenzhen check counts its 报名 rows
 }
 
 
