@@ -27,7 +27,9 @@ from bianpai.engines.rounding import q2
 from bianpai.engines.standings import rank as rank_engine
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
-from bianpai.workbooks import layouts as L
+from bianpai.workbooks import layouts as L  # noqa: F401
+from bianpai.workbooks.roster_layouts import roster_layout
+from bianpai.addin.core_views import shown_layout
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
 from bianpai.workbooks.tables import find_sheet, read_table
@@ -102,6 +104,8 @@ class CoreEvent:
         return s.name_zh if self.lang == "zh" else (s.name_en or s.name_zh)
 
     def sheet(self, layout) -> str:
+        """The name of core sheet ``layout`` as the workbook shows it (a style's view)."""
+        layout = shown_layout(self.reg, layout)
         return find_sheet(self.port, layout) or layout.name(self.lang)
 
     def group_of(self, value) -> Group | None:
@@ -112,6 +116,10 @@ class CoreEvent:
         return None
 
     def stage_of(self, g: Group, value) -> Stage | None:
+        """The stage named ``value``; a sheet that shows no 阶段 column (a workbook style's view,
+        ``None``) means the group's only stage."""
+        if value is None and len(g.stages) == 1:
+            return g.stages[0]
         v = "" if value is None else str(value).strip()
         for s in g.stages:
             if v in (s.id, s.name_zh, s.name_en):
@@ -379,7 +387,8 @@ class CoreEvent:
     def pool_standings(self, g: Group, s: Stage, pool, st: StageState | None = None
                        ) -> pd.DataFrame:
         """The ranking of one pool: columns ``rank``, ``entrant``, one per criterion,
-        ``explanation_zh``/``explanation_en``, and ``played``, ``won``, ``drawn``, ``lost``."""
+        ``explanation_zh``/``explanation_en``, and ``played``, ``won``, ``drawn``, ``lost``,
+        ``rounds`` (rounds with a result, a bye included)."""
         st = st or self.state(g, s, with_standings=False)
         ents = [e for e in st.entrants if e.pool == pool]
         members = {e.number for e in ents}
@@ -409,8 +418,10 @@ class CoreEvent:
             tail["explanation_en"] = "forfeited or disqualified: all results void, not ranked"
             table = pd.concat([keep, tail], ignore_index=True)
         played = rows[rows["complete"].astype(bool) & (rows["outcome"] != "CARRY")]
+        # ``rounds``: rounds with a result, a bye included (已赛轮数)
         for col, codes in (("played", ("W", "D", "L", "FW", "FL")), ("won", ("W", "FW")),
-                           ("drawn", ("D",)), ("lost", ("L", "FL"))):
+                           ("drawn", ("D",)), ("lost", ("L", "FL")),
+                           ("rounds", ("W", "D", "L", "FW", "FL", "BYE"))):
             counts = played[played["outcome"].isin(codes)].groupby("entrant").size()
             table[col] = [int(counts.get(e, 0)) for e in table["entrant"]]
         return table
@@ -431,12 +442,14 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     c.TITLE["text"] = reg.title_zh if reg.language == "zh" else (reg.title_en or reg.title_zh)
     errors: list[InputError] = []
     people = None
-    if reg.roster_layout == "people":
-        people = read_table(port, L.ROSTER_PEOPLE, errors=errors)
+    rl = roster_layout(reg.roster_layout)  # the layout's declaration, never its name
+    table = read_table(port, rl.table, errors=errors)
+    if rl.per_person:
+        people = table
         roster = pd.DataFrame(columns=[c.key for c in K.ROSTER.columns])
         roster.attrs = dict(people.attrs)
     else:
-        roster = read_table(port, K.ROSTER, errors=errors)
+        roster = rl.entrants(table) if rl.entrants is not None else table
     ev = CoreEvent(port=port, reg=reg, lang=reg.language, lay=layouts_for(reg), roster=roster,
                    errors=errors, people=people)
     for g in reg.groups:

@@ -14,7 +14,8 @@ from bianpai.engines.errors import InputError
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
-from bianpai.workbooks import team_layouts as T
+from bianpai.workbooks.roster_layouts import roster_layout
+from bianpai.addin.core_views import shown_layout, style_of
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import write_settings_sheet
 from bianpai.addin.competition import records
@@ -34,13 +35,18 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     stages = sorted({s.name_zh if lang == "zh" else (s.name_en or s.name_zh)
                      for g in reg.groups for s in g.stages})
     choices = {"group": groups, "stage": stages}
-    roster = [L.ROSTER_PEOPLE] if reg.roster_layout == "people" else [K.ROSTER, T.TEAM_PLAYERS]
+    roster = roster_layout(reg.roster_layout).sheets
     # groups without stages (no engine for their format yet) get their places typed
     typed_places = [L.PLACINGS] if any(not g.stages for g in reg.groups) else []
-    for layout in (*roster, lay.results, lay.games, K.PENALTIES, K.WITHDRAWALS, *typed_places):
+    style = style_of(reg)
+    by_key = {lay.results.key: lay.results, lay.games.key: lay.games}
+    entry = [shown_layout(reg, by_key[k]) for k in style.entry_order] + [
+        shown_layout(reg, K.PENALTIES)]
+    withdrawals = [K.WITHDRAWALS] if style.withdrawals_sheet else []
+    for layout in (*roster, *entry, *withdrawals, *typed_places):
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang))
-    for layout in (L.CHECKS, K.SCHEDULE, lay.standings):
+    for layout in (L.CHECKS, shown_layout(reg, K.SCHEDULE), lay.standings):
         c.write_generated(port, layout, [], lang)
     if reg.awards is not None:
         c.write_generated(port, L.AWARDS, [], lang)
@@ -97,12 +103,14 @@ def roster_problems(ev: CoreEvent) -> list[InputError]:
 
 
 class _PeopleView:
-    """What :func:`bianpai.addin.commands.eligibility_findings` reads, for a people roster."""
+    """What :func:`bianpai.addin.commands.eligibility_findings` reads, for a roster whose rows
+    are people (the people roster, or a pairs roster's rows of two persons)."""
 
-    def __init__(self, ev: CoreEvent):
+    def __init__(self, ev: CoreEvent, table=None):
         self.reg, self.lang = ev.reg, ev.lang
-        p = ev.people.copy()
-        p.attrs = dict(ev.people.attrs)
+        table = ev.people if table is None else table
+        p = table.copy()
+        p.attrs = dict(table.attrs)
         gids = []
         for v in p["group"]:
             g = ev.group_of(v)
@@ -195,6 +203,8 @@ def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
             out.append(("warning", over))
     if ev.people is not None:
         out += c.eligibility_findings(_PeopleView(ev))
+    elif roster_layout(ev.reg.roster_layout).person_rows:  # e.g. a pair's row: two persons
+        out += c.eligibility_findings(_PeopleView(ev, ev.roster))
     else:
         for g in ev.reg.groups:
             view = _GroupView(ev, g)
@@ -221,10 +231,10 @@ def core_check(port: WorkbookPort):
         rows = [["通过" if ev.lang == "zh" else "ok", "", "未发现问题", "no problems found"]]
     c.write_generated(port, L.CHECKS, rows, ev.lang)
     n_err = sum(1 for s, _ in problems if s == "error")
+    zh, en = roster_layout(ev.reg.roster_layout).entrant_word
     result = c.CommandResult(
-        "check", f"名单检查：{len(ev.roster)} 个参赛单位（队/组合/个人），错误 {n_err} 处，"
-                 f"警告 {len(problems) - n_err} 处",
-        f"roster check: {len(ev.roster)} entries, {n_err} errors, {len(problems) - n_err} warnings",
+        "check", f"名单检查：{len(ev.roster)} {zh}，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
+        f"roster check: {len(ev.roster)} {en}, {n_err} errors, {len(problems) - n_err} warnings",
         findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
     if n_err:
         result.status_hint = (f"名单有 {n_err} 处错误（首处：{problems[0][1].where}）",

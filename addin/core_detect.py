@@ -14,6 +14,7 @@ from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.roster_layouts import roster_layout
 from bianpai.workbooks.settings import regulation_from_sheet
 
 DEFAULT_SIDES = (("主队", "Home"), ("客队", "Away"))
@@ -32,9 +33,10 @@ def is_core_regulation(reg: Regulation) -> bool:
     """True when the regulation's stages run on the competition core (every stage's format and
     scoring are registered core pieces)."""
     stages = [s for g in reg.groups for s in g.stages]
-    # the 选手1/选手2 pairs roster (layouts.ROSTER_PAIRS) is read by the pairs round robin
-    # commands (addin.pairs_*), not by the core, which reads team and people rosters
-    return bool(stages) and reg.roster_layout != "pairs" and all(_is_core_stage(s) for s in stages)
+    # a roster layout declares whether its events run the core's commands yet
+    # (workbooks.roster_layouts.RosterLayout.runs_on_core)
+    return bool(stages) and roster_layout(reg.roster_layout).runs_on_core \
+        and all(_is_core_stage(s) for s in stages)
 
 
 def is_core_workbook(port: WorkbookPort) -> bool:

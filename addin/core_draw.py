@@ -6,6 +6,7 @@ Part of the one command path of every core event (see :mod:`bianpai.addin.compet
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
 from typing import Any
 
@@ -18,10 +19,13 @@ from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
+from bianpai.workbooks.roster_layouts import roster_layout
+from bianpai.workbooks.sheet_sets import sheet_set
 from bianpai.addin.competition import records
 from bianpai.workbooks.tables import cell_of
 from bianpai.addin.core_check import _findings
 from bianpai.addin.core_joiners import add_late_entries, runs_beside_next, write_late_entries
+from bianpai.addin.core_views import append_core_rows, style_of, write_core_sheet
 
 
 # ------------------------------------------------------------------------------ draw
@@ -38,14 +42,16 @@ def _scored_or_refuse(ev: CoreEvent) -> None:
         raise InputErrors(ev.errors)
 
 
-def _number_teams(ev: CoreEvent, g: Group, seed: int) -> list[dict]:
+def _number_teams(ev: CoreEvent, g: Group, seed: int, lot_rng=None) -> list[dict]:
     """Team numbers by seeded lot (typed numbers kept; setting ``draw.numbers_by_lot`` false:
-    the free numbers in roster order) and the first stage's pools."""
+    the free numbers in roster order) and the first stage's pools. ``lot_rng``: one lot drawn
+    across the event's groups in order (a roster layout's ``lot = "event"``), else a lot per
+    group derived from the seed."""
     r = ev.roster[ev.roster["group_id"] == g.id]
     typed = {int(rec["number"]) for _, rec in records(r) if rec["number"] is not None}
     free = [n for n in range(1, len(r) + 1) if n not in typed]
-    rng = rng_for(seed, g.id, "numbers")
-    if ev.reg.draw.numbers_by_lot:
+    rng = rng_for(seed, g.id, "numbers") if lot_rng is None else lot_rng
+    if ev.reg.draw.numbers_by_lot and free:
         rng.shuffle(free)
     teams = []
     it = iter(free)
@@ -219,8 +225,9 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
                                  [(s, e) for s, e in found if s != "error"], accept_warnings)
     seed = c.new_seed() if seed is None else int(seed)
     seed_of: dict[str, int] = {}
+    lot_rng = random.Random(seed) if roster_layout(ev.reg.roster_layout).lot == "event" else None
     for g in undrawn:
-        for t in _number_teams(ev, g, seed):
+        for t in _number_teams(ev, g, seed, lot_rng):
             ev.groups[g.id].teams[t["number"]] = t
         ev.groups[g.id].seed = seed
         seed_of[g.id] = seed
@@ -229,6 +236,7 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     late = bool(notes)
     joiners: list[list] = []  # 晋级 rows of entrants joining a running stage now
     errs: list[InputError] = []
+    ev_sheets = sheet_set(ev.reg.roster_layout)
     for g in ev.reg.groups:
         if not ev.groups[g.id].drawn:
             continue
@@ -241,11 +249,16 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
             st = ev.state(g, s)
             if s.format.finished(st):
                 continue
+            # a workbook style whose 对阵 lists the whole stage takes every round at once
+            whole = getattr(s.format, "whole_schedule", None) if ev_sheets.schedule_whole else None
+            if whole is not None and st.rounds_drawn() >= (s.format.total_rounds(st) or 0):
+                break  # every round is in 对阵: the stage waits for its results
             try:
                 if not ev.missing(g, s):  # entrants joining at the next round (core_joiners)
                     add_late_entries(ev, g, s, seed, joiners)
                     st = ev.state(g, s)
-                ms = s.format.next_round(st, rng_for(seed, g.id, s.id, st.rounds_drawn() + 1))
+                ms = whole(st) if whole is not None else \
+                    s.format.next_round(st, rng_for(seed, g.id, s.id, st.rounds_drawn() + 1))
             except NotReady as exc:
                 miss = ev.missing(g, s)
                 errs.append(_missing_reason(ev, g, s, miss) if miss else InputError(
@@ -271,7 +284,8 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         head, *lines = e.zh.split("\n")
         listed = "；".join(x.strip() for x in lines if x.strip())  # the matches still missing
         notes.append(head.rstrip("：:") + (f"（{listed}）" if listed else "") + "（未编排）")
-    if not new and not seed_of:
+    relisted = _unlisted(ev)
+    if not new and not seed_of and not relisted:
         if notes:
             exc = RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
             # what to press next, for a caller that drives the commands (the demo, a front)
@@ -283,6 +297,10 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     _write_draw(ev, seed_of, new, rewrite_draw=late)
     if joiners:
         write_late_entries(ev, joiners)
+    if relisted:  # tables a hand edit of 对阵 gave other pairs: their entry rows
+        _append_entry_rows(ev, relisted)
+        notes.append(f"对阵已手工调整：{'、'.join(f'{ev.gname(g)}第{m.round}轮第{m.table}桌' for g, _s, m in relisted)}"
+                     f"，已为其新增成绩行")
     parts: dict[str, int] = {}
     for g, s, m in new:
         k = f"{ev.gname(g)}{ev.sname(s)}第{m.round}轮"
@@ -298,6 +316,22 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
     return c.finish(port, result, {"seed": seed, "accept_warnings": accept_warnings if warnings
                                    else None}, ev.lang)
+
+
+def _unlisted(ev: CoreEvent) -> list[tuple[Group, Stage, Match]]:
+    """Drawn matches without any entry row, when the workbook style's game rows name their
+    sides (a hand edit of 对阵 gave a table other pairs: the rows of the earlier pairing are left
+    aside, and the new pairing needs its own). Empty for other styles."""
+    view = style_of(ev.reg).view(ev.reg, ev.lay.games.key)
+    if view is None or view.sides is None:
+        return []
+    out = []
+    for g in ev.reg.groups:
+        for s in g.stages:
+            for m in ev.stage_matches(g, s):
+                if not m.is_bye and (g.id, s.id, *m.key) not in ev.typed:
+                    out.append((g, s, m))
+    return out
 
 
 def _movement_rows(ev: CoreEvent, new) -> tuple[list[list], tuple | None]:
@@ -339,19 +373,24 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool 
     from bianpai.addin.competition import DRAW_KEYS
     port, lang = ev.port, ev.lang
     if seed_of or rewrite_draw:
-        write_record(port, K.DRAW, _draw_rows(ev, seed_of), lang, DRAW_KEYS)
+        rows = _draw_rows(ev, seed_of)
+        if style_of(ev.reg).record_copies:
+            write_record(port, K.DRAW, rows, lang, DRAW_KEYS)
+        else:  # a style that checks its 抽签 by the roster rows keeps no hidden copy
+            write_core_sheet(port, ev.reg, K.DRAW, rows, lang)
     mrows, sides = _movement_rows(ev, new)
     if mrows:
         c.write_generated(port, K.movement_layout(sides or ev.lay.sides), mrows, lang,
                           break_on=(0, 1, 2))
-    c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
+    write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
     _append_entry_rows(ev, new)
-    core_paper.write_round_papers(ev, new)  # 桌卡, 记分单 of the new round
+    if style_of(ev.reg).round_papers:
+        core_paper.write_round_papers(ev, new)  # 桌卡, 记分单 of the new round
 
 
 def _append_entry_rows(ev: CoreEvent, new) -> None:
     port, lang = ev.port, ev.lang
-    res_rows, game_rows = [], []
+    res_rows, game_rows, game_sides = [], [], []
     states: dict[tuple, Any] = {}
     rkeys = [col.key for col in ev.lay.results.columns]
     for g, s, m in new:
@@ -383,14 +422,7 @@ def _append_entry_rows(ev: CoreEvent, new) -> None:
                 if k in names:
                     grow[gkeys.index(col)] = names[k]
             game_rows.append(grow)
-    for layout, rows in ((ev.lay.results, res_rows), (ev.lay.games, game_rows)):
-        if not rows:
-            continue
-        name = ev.sheet(layout)
-        if name not in port.sheet_names():
-            port.write_sheet(layout.name(lang), [layout.headers(lang)], layout.sheet_format(lang=lang))
-        existing = port.read_values(name)
-        last = len(existing)
-        while last > 1 and all(v in (None, "") for v in existing[last - 1]):
-            last -= 1
-        port.append_rows(name, rows, start_row=max(last, 1) + 1)
+            game_sides.append({"side0": m.sides[0], "side1": m.sides[1]})
+    # through the workbook style's views (its own columns; the sides on every board row)
+    append_core_rows(port, ev.reg, ev.lay.results, res_rows, lang)
+    append_core_rows(port, ev.reg, ev.lay.games, game_rows, lang, extra=game_sides)

@@ -8,6 +8,8 @@ are the format's (主队/客队, 南北/东西, 先手/后手 …), the slip's c
 
 from __future__ import annotations
 
+from bianpai.workbooks.roster_layouts import roster_layout
+
 import pandas as pd
 
 from bianpai.addin.competition import CoreEvent
@@ -231,7 +233,10 @@ def write_rank_papers(ev: CoreEvent, upto_round: int | None = None) -> None:
 
 def members_of(ev: CoreEvent, g: Group, number: int) -> list[str]:
     """The people of entrant ``number`` (队员1…6 of a team or pair, the player of an
-    individual entry): each gets a certificate."""
+    individual entry): each gets a certificate — or the entrant's own name once, when the
+    roster layout gives one certificate per entrant (``certificate_per_entrant``)."""
+    if roster_layout(ev.reg.roster_layout).certificate_per_entrant:
+        return [ev.name_of(g, number)]
     people = [ev.roster_value(g, number, f"player{i}") for i in range(1, 7)]
     people = [str(p) for p in people if p is not None and str(p).strip()]
     return people or [ev.name_of(g, number)]

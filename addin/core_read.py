@@ -18,6 +18,7 @@ from bianpai.engines.core import TypedMatch
 from bianpai.engines.penalty_check import penalty_amount
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
+from bianpai.addin.core_views import has_core_sheet, read_core_sheet
 from bianpai.workbooks.tables import cell_of, find_sheet, read_table
 from bianpai.workbooks.tables import records as _all_records
 
@@ -90,9 +91,9 @@ def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> No
 
 
 def _read_draw(ev: CoreEvent) -> None:
-    if not find_sheet(ev.port, K.DRAW):
+    if not has_core_sheet(ev.port, ev.reg, K.DRAW):
         return
-    d = read_table(ev.port, K.DRAW, errors=ev.errors)
+    d = read_core_sheet(ev.port, ev.reg, K.DRAW, errors=ev.errors)
     check_record(ev, K.DRAW, d, DRAW_KEYS)
     sheet = d.attrs.get("sheet", K.DRAW.zh)
     for row, rec in records(d):
@@ -120,9 +121,9 @@ def _read_draw(ev: CoreEvent) -> None:
 
 def _read_schedule(ev: CoreEvent) -> pd.DataFrame:
     cols = ["group_id", "stage_id", "pool", "round", "table", "label", "side0", "side1", "row"]
-    if not find_sheet(ev.port, K.SCHEDULE):
+    if not has_core_sheet(ev.port, ev.reg, K.SCHEDULE):
         return pd.DataFrame(columns=cols)
-    d = read_table(ev.port, K.SCHEDULE, errors=ev.errors)
+    d = read_core_sheet(ev.port, ev.reg, K.SCHEDULE, errors=ev.errors)
     sheet = d.attrs.get("sheet", K.SCHEDULE.zh)
     out = []
     seen: dict[tuple, int] = {}
@@ -225,8 +226,9 @@ def _match_key(ev: CoreEvent, rec: dict, df: pd.DataFrame, row: int, sheet: str)
 
 def _all_columns(ev: CoreEvent, layout, df: pd.DataFrame) -> None:
     """A typed sheet that exists must have every column of its layout: a renamed or deleted
-    header would silently drop what is typed under it (a result, a 判定)."""
-    if "sheet" not in df.attrs:
+    header would silently drop what is typed under it (a result, a 判定). (A sheet shown
+    through a style's view has the view's columns: their required ones are checked on reading.)"""
+    if "sheet" not in df.attrs or df.attrs.get("view"):
         return
     have = df.attrs.get("columns", {})
     missing = [c for c in layout.columns if c.key not in have and not c.required]
@@ -247,11 +249,10 @@ def _read_typed(ev: CoreEvent) -> None:
         for r in ev.schedule.to_dict("records"):
             drawn[(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"])] = r
     needed = bool(drawn)  # once matches are drawn, the entry sheets and all their columns
-    res_df = read_table(ev.port, ev.lay.results, required=needed, errors=ev.errors) \
-        if needed else read_table(ev.port, ev.lay.results, required=False, errors=ev.errors)
-    games_df = read_table(ev.port, ev.lay.games, required=needed, errors=ev.errors) \
-        if needed else read_table(ev.port, ev.lay.games, required=False, errors=ev.errors)
-    pen_df = read_table(ev.port, K.PENALTIES, required=False, errors=ev.errors)
+    # through the workbook style's views when it shows these sheets in its own columns
+    res_df = read_core_sheet(ev.port, ev.reg, ev.lay.results, required=needed, errors=ev.errors)
+    games_df = read_core_sheet(ev.port, ev.reg, ev.lay.games, required=needed, errors=ev.errors)
+    pen_df = read_core_sheet(ev.port, ev.reg, K.PENALTIES, required=False, errors=ev.errors)
     for layout, df in ((ev.lay.results, res_df), (ev.lay.games, games_df), (K.PENALTIES, pen_df)):
         _all_columns(ev, layout, df)
     ev.game_cols = dict(games_df.attrs.get("columns", {}))
@@ -301,6 +302,8 @@ def _read_typed(ev: CoreEvent) -> None:
             ev.errors.append(InputError("逐局成绩行对应的比赛不在对阵表中", "no drawn match for this game row",
                                         sheet=gsheet, cell=cell_of(games_df, row, "table")))
             continue
+        if _earlier_pairing(ev, rec, drawn[key], games_df, row, gsheet, game_keys):
+            continue
         games.setdefault(key, []).append({"game": rec["game"], **{k: rec.get(k) for k in game_keys},
                                           "_row": row})
         where_g.setdefault(key, f"{gsheet}!{cell_of(games_df, row, game_keys[0] if game_keys else 'game')}")
@@ -309,6 +312,10 @@ def _read_typed(ev: CoreEvent) -> None:
         key = _match_key(ev, rec, pen_df, row, psheet)
         if key is None:
             continue
+        if rec["table"] is None:  # a sheet naming the penalised entrant only: where it played
+            key = next((k for k, m in drawn.items() if k[:2] == key[:2] and k[3] == key[3]
+                        and rec["team"] is not None and rec["team"] in (m["side0"], m["side1"])),
+                       key)
         m = drawn.get(key)
         if m is None or rec["team"] not in (m["side0"], m["side1"]):
             ev.errors.append(InputError("罚分行的队号不在该场比赛中", "the penalised team did not play this match",
@@ -338,6 +345,23 @@ def _read_typed(ev: CoreEvent) -> None:
             rows, totals=vals if has_totals else {}, decision=decision,
             penalties=tuple(pens.get(key, ())), cells=cells.get(key, {}),
             where=tuple(w for w in (where_t, where_g.get(key, "")) if w))
+
+
+def _earlier_pairing(ev: CoreEvent, rec: dict, m: dict, df: pd.DataFrame, row: int, sheet: str,
+                     value_keys: list[str]) -> bool:
+    """True when a game row that names its sides (a style's view shows them on every row) names
+    other sides than the drawn match at its table: a row of an earlier pairing, left aside when
+    blank, an error when typed (the hand edit of 对阵 came after results were typed)."""
+    if rec.get("side0") is None and rec.get("side1") is None:
+        return False
+    if (rec.get("side0"), rec.get("side1")) == (m["side0"], m["side1"]):
+        return False
+    if any(rec.get(k) is not None for k in value_keys):
+        ev.errors.append(InputError(
+            f"此行的队号与对阵表不符：对阵表第{m['round']}轮第{m['table']}桌为 {m['side0']} 对 {m['side1']}",
+            f"the numbers differ from the pairings ({m['side0']} v {m['side1']})",
+            sheet=sheet, cell=cell_of(df, row, "side0")))
+    return True
 
 
 def _games_frame(rows: list[dict]) -> pd.DataFrame:

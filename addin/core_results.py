@@ -15,6 +15,7 @@ from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse
+from bianpai.addin.core_views import style_of, write_core_sheet
 from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, _bracket_grid, _bracket_rows,
                                        _crosstable, _source_group, _standing_rows,
                                        core_final_standings, ranking_name)
@@ -33,7 +34,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                                       sheet=ev.sheet(K.SCHEDULE))])
     seed = c.new_seed() if seed is None else int(seed)
     crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
-    rows, data, final_rows = [], {}, []
+    rows, data, final_rows, extras = [], {}, [], []
     missing = 0
     for g in ev.reg.groups:
         if not ev.groups[_source_group(ev, g).id].drawn:
@@ -43,7 +44,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                 continue
             missing += len(ev.missing(g, s))
             part = _standing_rows(ev, g, s, crit_cols, None if upto_round is None else
-                                  core_paper.state_after(ev, g, s, int(upto_round)))
+                                  core_paper.state_after(ev, g, s, int(upto_round)), extras)
             rows += part
             data[f"{ev.gname(g)} {ev.sname(s)}"] = [
                 {"pool": r[2], "rank": r[3], "number": r[4], "name": r[5], "played": r[7],
@@ -74,25 +75,36 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                                              prepare_playoff_rows)
     offers = playoff_offers(ev)
     explain_playoffs(ev, offers, rows)
-    c.write_generated(port, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2))
+    # play-off rows explained above keep their place: extras follow the rows one to one
+    write_core_sheet(port, ev.reg, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2),
+                     extra=extras if len(extras) == len(rows) else None)
     sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
              for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
              if s.format.kind in CROSSTABLE_FORMATS and ev.entered(g, s)
              for p in ev.state(g, s, with_standings=False).pools()]
     if sizes:
         ev.crosstable_width = max(sizes)
-        c.write_generated(port, K.crosstable_layout(ev.crosstable_width), _crosstable(ev), ev.lang,
-                          break_on=(0, 1, 2))
-    c.write_generated(port, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
+        xextras: list[dict] = []
+        xrows = _crosstable(ev, xextras)
+        write_core_sheet(port, ev.reg, K.crosstable_layout(ev.crosstable_width), xrows, ev.lang,
+                         extra=xextras, break_on=(0, 1, 2))
+    write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     brackets = _bracket_rows(ev)
     if brackets:
         c.write_generated(port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))
     width, grid = _bracket_grid(ev)
     if grid:
         c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
-    if final_rows:
+    style = style_of(ev.reg)
+    if style.entrant_rounds:  # e.g. 成绩汇总: one row per entrant and round
+        from bianpai.addin.core_sheets import entrant_round_rows  # noqa: PLC0415
+        from bianpai.workbooks.sheet_sets import ENTRANT_ROUNDS  # noqa: PLC0415
+        erows, eextras = entrant_round_rows(ev)
+        write_core_sheet(port, ev.reg, ENTRANT_ROUNDS, erows, ev.lang, extra=eextras)
+    if final_rows and style.final_sheet:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
-    core_paper.write_rank_papers(ev, upto_round)  # 成绩公告, 排名走势
+    if style.rank_papers:
+        core_paper.write_rank_papers(ev, upto_round)  # 成绩公告, 排名走势
     added = prepare_playoff_rows(ev, offers)
     state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
     upto = "" if upto_round is None else f"第{int(upto_round)}轮后"

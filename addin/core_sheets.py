@@ -19,7 +19,9 @@ from bianpai.addin.core_draw import _num
 # ------------------------------------------------------------------------------ rank
 
 def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
-                   st=None) -> list[list]:
+                   st=None, extras: list[dict] | None = None) -> list[list]:
+    """排名 rows of one stage (columns of ``ev.lay.standings``); ``extras`` (when given) gets,
+    per row, values a style's view of 排名 may show besides (``rounds`` 已赛轮数)."""
     st = st if st is not None else ev.state(g, s)
     rows = []
     placings = None
@@ -40,6 +42,8 @@ def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
             rows.append([ev.gname(g), ev.sname(s), p, rec["rank"], e, ev.name_of(g, e), ev.unit_of(g, e),
                          rec["played"], rec["won"], rec["drawn"], rec["lost"],
                          *[_cell(v) for v in vals], expl])
+            if extras is not None:
+                extras.append({"rounds": rec.get("rounds")})
     return rows
 
 
@@ -64,9 +68,14 @@ def _cell(v):
 CROSSTABLE_FORMATS = ("round_robin", "fixture_list")
 
 
-def _crosstable(ev: CoreEvent) -> list[list]:
+def _crosstable(ev: CoreEvent, extras: list[dict] | None = None) -> list[list]:
     """Rows of 交叉表 for every entered round-robin-like stage (see
-    :func:`bianpai.workbooks.core_layouts.crosstable_layout`)."""
+    :func:`bianpai.workbooks.core_layouts.crosstable_layout`). A cell is the scoring's
+    ``crosstable_text(result, side, lang)`` when it has one, else 场分:场分; two meetings are
+    joined by the workbook style's ``crosstable_sep``. ``extras`` (when given) gets, per row,
+    the entrant's criteria (``c_<name>``) a style's view may show."""
+    from bianpai.addin.core_views import style_of  # noqa: PLC0415
+    sep = style_of(ev.reg).crosstable_sep
     out = []
     for g in ev.reg.groups:
         if not ev.groups[g.id].drawn:
@@ -90,10 +99,13 @@ def _crosstable(ev: CoreEvent) -> list[list]:
                             byes.setdefault(e, []).append(f"R{m.round}")
                         continue
                     a, b = m.sides[0], m.sides[1]
+                    own = getattr(s.scoring, "crosstable_text", None)
                     for i, (x, y) in enumerate(((a, b), (b, a))):
                         j = 1 - i
                         txt = f"{_num(r.points[i])}:{_num(r.points[j])}"
-                        if "VOID" in r.outcome:
+                        if own is not None:
+                            txt = own(r, i, ev.lang)
+                        elif "VOID" in r.outcome:
                             txt = "无效" if ev.lang == "zh" else "void"
                         elif r.outcome[i] in ("FW", "FL"):
                             txt += "（弃权）" if ev.lang == "zh" else " (forfeit)"
@@ -102,13 +114,16 @@ def _crosstable(ev: CoreEvent) -> list[list]:
                 for e in order:
                     row = [ev.gname(g), ev.sname(s), p, pos[e.number], e.number,
                            ev.name_of(g, e.number)]
-                    row += ["×" if o.number == e.number else "、".join(cells.get((e.number, o.number), []))
+                    row += ["×" if o.number == e.number else sep.join(cells.get((e.number, o.number), []))
                             or None for o in order]
                     row += [None] * (ev.crosstable_width - width)
                     mp = tab.loc[e.number, "match_points"] if "match_points" in tab.columns else None
                     row += ["、".join(byes.get(e.number, [])) or None, _cell(mp),
                             int(tab.loc[e.number, "rank"])]
                     out.append(row)
+                    if extras is not None:
+                        extras.append({f"c_{k}": _cell(tab.loc[e.number, k]) for k in tab.columns
+                                       if k in CRITERIA})
     return out
 
 
@@ -296,3 +311,32 @@ def _derived_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
         rows.append(dict(place=place, number=n, source=ev.gname(g),
                          explanation=f"{'、'.join(ev.sname(s) for s in stages)}合计 {_num(v)}"))
     return pd.DataFrame(rows, columns=["place", "number", "source", "explanation"])
+
+
+def entrant_round_rows(ev: CoreEvent) -> tuple[list[list], list[dict]]:
+    """Rows of :data:`bianpai.workbooks.sheet_sets.ENTRANT_ROUNDS` for every entered stage (by
+    group, entrant, round), and per row the scoring's per-side values (比赛分%, 级差 …) and
+    ``complete``, for a style's view."""
+    from bianpai.engines.core import entrant_rows  # noqa: PLC0415
+    rows, extras = [], []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if not ev.entered(g, s):
+                continue
+            st = ev.state(g, s, with_standings=False)
+            df = entrant_rows(st.results.values(), [e.number for e in st.entrants])
+            if df.empty:
+                continue
+            for rec in df.sort_values(["entrant", "round"], kind="stable").to_dict("records"):
+                e = int(rec["entrant"])
+                opp = rec["opponent"]
+                opp = None if opp is None or opp is pd.NA or opp != opp else int(opp)
+                rows.append([ev.gname(g), ev.sname(s), rec["pool"], e, ev.name_of(g, e),
+                             int(rec["round"]), opp, int(rec["side"]),
+                             _cell(rec["match_points"]), rec["outcome"]])
+                extras.append({k: _cell(v) for k, v in rec.items()
+                               if k not in ("opponents", "opponent", "pool", "round", "table",
+                                            "entrant", "side", "match_points", "outcome")})
+    return rows, extras

@@ -112,24 +112,42 @@ class _PoolStage(BaseModel):
                     f"{_pool_name(pool)}第{done}轮尚缺成绩：{labels}",
                     f"{_pool_en(pool)} round {done} lacks results: {labels}"))
                 continue
-            rnd = done + 1
-            real, byes = [], []
-            for a, b in sched[done]:
-                ea = order[a - 1] if a is not None else None
-                eb = order[b - 1] if b is not None else None
-                sa = ea.number if ea is not None else None
-                sb = eb.number if eb is not None else None
-                if sa is None and sb is None:
-                    continue
-                if sa is None:  # keep the one who plays in side 0 for a bye
-                    sa, sb, a, b = sb, None, b, a
-                (byes if sb is None else real).append((sa, sb, a, b if sb is not None else None))
-            for t, (sa, sb, a, b) in enumerate(real + byes, start=1):
-                out.append(Match(round=rnd, table=t, sides=(sa, sb), pool=pool,
-                                 label=self._label(pool, a, b)))
+            out += self._round_matches(pool, order, sched, done + 1)
         if not out:
             if reasons:
                 raise NotReady(reasons)
+            raise RuleError("本阶段各组的全部轮次均已编排", "every round of every pool is drawn")
+        return out
+
+    def _round_matches(self, pool: str | None, order: list[StageEntrant],
+                       sched: list[PosRound], rnd: int) -> list[Match]:
+        """The matches of round ``rnd`` of one pool: real matches first, then byes."""
+        real, byes = [], []
+        for a, b in sched[rnd - 1]:
+            ea = order[a - 1] if a is not None else None
+            eb = order[b - 1] if b is not None else None
+            sa = ea.number if ea is not None else None
+            sb = eb.number if eb is not None else None
+            if sa is None and sb is None:
+                continue
+            if sa is None:  # keep the one who plays in side 0 for a bye
+                sa, sb, a, b = sb, None, b, a
+            (byes if sb is None else real).append((sa, sb, a, b if sb is not None else None))
+        return [Match(round=rnd, table=t, sides=(sa, sb), pool=pool,
+                      label=self._label(pool, a, b))
+                for t, (sa, sb, a, b) in enumerate(real + byes, start=1)]
+
+    def whole_schedule(self, state: StageState) -> list[Match]:
+        """Every round not yet drawn of every pool, at once: a position schedule fixes all the
+        pairings as soon as the positions are drawn (深圳掼牌 九 "编号对阵在第一轮比赛前抽签确定"; a
+        workbook whose 对阵 lists the whole event draws them so). Results are not awaited.
+        Raises ``RuleError`` when every round is drawn."""
+        out: list[Match] = []
+        for pool in state.pools():
+            order, sched, done = self._pool_status(state, pool)
+            for rnd in range(done + 1, len(sched) + 1):
+                out += self._round_matches(pool, order, sched, rnd)
+        if not out:
             raise RuleError("本阶段各组的全部轮次均已编排", "every round of every pool is drawn")
         return out
 

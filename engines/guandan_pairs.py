@@ -123,6 +123,14 @@ class GuandanPairsCore(ScoringDefaults):
     def problems(self, match: Match, typed: TypedMatch) -> list:
         return []
 
+    def crosstable_text(self, result: MatchResult, side: int, lang: str = "zh") -> str:
+        """A 交叉表 cell of side ``side``: its 场分 and, in brackets, its 比赛分% to 2 decimals
+        (八（二）), e.g. ``"1.5 (51.67)"``; a bye or a fixed score shows its own values."""
+        pts = Decimal(str(result.points[side]))
+        shown = str(int(pts)) if pts == pts.to_integral_value() else f"{pts.normalize()}"
+        pct = (result.values.get("score_pct") or (None,) * (side + 1))[side]
+        return shown if pct is None else f"{shown} ({Decimal(str(pct)):.2f})"
+
     def score_typed(self, match: Match, typed: TypedMatch) -> MatchResult:
         return self.score_stage([match], {match.key: typed})[0]
 

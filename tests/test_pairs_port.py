@@ -1,0 +1,183 @@
+"""The Shenzhen pairs workbook's sheets read and written by the competition core, sheet by sheet
+(the port of ``shenzhen-guandan-pairs-2023`` onto the core; ``docs/pairs-port.md`` lists what is
+closed and what is left).
+
+规程 六（一）"男子双人赛：男子2人组成1对"；七（三）3 参赛资格；九 "编号对阵在第一轮比赛前抽签确定"。
+The pairs roster (报名: 选手1/性别1/出生日期1/…/选手2/…, one row per pair) is a declared roster
+layout (:mod:`bianpai.workbooks.roster_layouts`): the core reads it into its entrants, checks
+eligibility at the pairs sheet's own cells, and draws the numbers by the workbook's one lot, so
+its 校验 and its numbers are the old pipeline's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import openpyxl
+import pytest
+
+from bianpai.addin import commands
+from bianpai.addin.competition import is_core_regulation
+from bianpai.templates.presets_io import load_preset
+from bianpai.workbooks import roster_layouts as RL
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.golden_build import PRESET, SEED, _fill, _pair, load_golden
+
+
+def _roster(woman_in_men: bool = False) -> list[list]:
+    rows = [_pair("男子双人赛", f"男甲{i}", f"男乙{i}", "男", "男", i) for i in range(1, 8)]
+    rows += [_pair("女子双人赛", f"女甲{i}", f"女乙{i}", "女", "女", i) for i in range(1, 5)]
+    if woman_in_men:
+        rows[0][3] = "女"
+    return rows
+
+
+@pytest.fixture
+def on_core(monkeypatch):
+    """The pairs roster layout declared as running on the core (as it will once ported)."""
+    monkeypatch.setitem(RL.ROSTER_LAYOUTS, "pairs",
+                        dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=True))
+
+
+def _new(path, roster):
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(PRESET),
+                            lang="zh")
+    _fill(path, "报名", roster)
+
+
+def _sheet(path, name):
+    return [list(r) for r in openpyxl.load_workbook(path)[name].iter_rows(values_only=True)]
+
+
+def test_pairs_layout_declares_its_gate():
+    """The pairs preset stays off the core by its roster layout's declaration, not by a name
+    compared in addin/ (the gate ``roster_layout != "pairs"`` is gone)."""
+    reg = load_preset(PRESET)
+    assert reg.roster_layout == "pairs"
+    assert RL.roster_layout("pairs").runs_on_core is False
+    assert not is_core_regulation(reg)
+    on = dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=True)
+    RL.ROSTER_LAYOUTS["pairs"], old = on, RL.ROSTER_LAYOUTS["pairs"]
+    try:
+        assert is_core_regulation(reg)
+    finally:
+        RL.ROSTER_LAYOUTS["pairs"] = old
+
+
+def test_core_reads_the_pairs_roster_as_entrants():
+    """六（一）: one row = one pair; its name is 选手1/选手2 and its players 选手1, 选手2."""
+    import pandas as pd
+    table = pd.DataFrame([{"group": "男子双人赛", "number": None, "name1": "甲", "gender1": "男",
+                           "birth1": None, "id1": None, "name2": "乙", "gender2": "男",
+                           "birth2": None, "id2": None, "unit": "单位1", "qualification": None,
+                           "note": None}], index=pd.Index([2], name="row"))
+    table.attrs = {"sheet": "报名", "columns": {"name1": "C", "name2": "G", "group": "A"}}
+    e = RL.entrants_from_pairs(table)
+    rec = e.loc[2]
+    assert (rec["name"], rec["player1"], rec["player2"], rec["unit"]) == ("甲/乙", "甲", "乙", "单位1")
+    assert e.attrs["columns"]["name"] == "C" and e.attrs["sheet"] == "报名"
+
+
+@pytest.mark.parametrize("woman_in_men", [False, True])
+def test_core_check_writes_the_pipelines_findings(tmp_path, monkeypatch, woman_in_men):
+    """七（三）3 / 六（一）: the core's 校验 of a pairs roster names the same cells with the same
+    words as the pairs pipeline's (a woman in the men's pairs: 报名!D2)."""
+    old = tmp_path / "old.xlsx"
+    _new(old, _roster(woman_in_men))
+    commands.check(OpenpyxlPort(old, command="check"))
+    monkeypatch.setitem(RL.ROSTER_LAYOUTS, "pairs",
+                        dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=True))
+    core = tmp_path / "core.xlsx"
+    _new(core, _roster(woman_in_men))
+    commands.check(OpenpyxlPort(core, command="check"))
+    want = _sheet(old, "校验")
+    assert _sheet(core, "校验") == want
+    assert ("报名!D2" in {r[1] for r in want}) is woman_in_men
+
+
+def test_core_lot_gives_the_golden_numbers_and_draw_sheet(tmp_path, on_core):
+    """九 编号对阵在第一轮比赛前抽签确定: with the golden event's seed, the core's lot (one stream
+    through the groups, the roster's rows in order) gives every pair the golden number, and the
+    style's view of the core's 抽签 (组别, 序号, 选手, 单位, 报名表行, 随机种子) is the golden sheet."""
+    path = tmp_path / "core.xlsx"
+    _new(path, _roster())
+    commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
+    assert _sheet(path, "抽签") == [list(r) for r in _golden_rows("抽签")]
+    assert "_bianpai_draw" not in openpyxl.load_workbook(path).sheetnames
+
+
+def _golden_rows(name):
+    return [tuple(r) for r in load_golden()[name]]
+
+
+def test_core_draws_the_whole_golden_schedule_at_once(tmp_path, on_core):
+    """九 "编号对阵在第一轮比赛前抽签确定"、八（一）单循环: the pairs workbook style declares that its
+    对阵 lists the whole event (``SheetSet.schedule_whole``); one ``draw`` writes every round of
+    the Berger round robin — the golden 对阵 (南北/东西, 牌号 numbered across the event) before the
+    arbiter's swap — with a blank entry row per board (the golden 日志: 34 桌次, 162 rows). The
+    arbiter's hand edit of 对阵 is then what the core plays."""
+    from bianpai.addin.competition import load_core_event
+    path = tmp_path / "core.xlsx"
+    _new(path, _roster())
+    commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
+    want = [list(r) for r in _golden_rows("对阵")]
+    men3 = [i for i, r in enumerate(want) if r[0] == "男子双人赛" and r[1] == 3 and r[5]]
+    a, b = men3[:2]  # the golden event's hand edit (EW of tables 1 and 2 swapped), undone
+    want[a][5:7], want[b][5:7] = want[b][5:7], want[a][5:7]
+    assert _sheet(path, "对阵") == want
+    boards = [r for r in _sheet(path, "成绩")[1:] if r[0] is not None]
+    assert len(boards) == 162
+    with pytest.raises(Exception, match="均已编排"):  # nothing left to add
+        commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
+    want[a][5:7], want[b][5:7] = want[b][5:7], want[a][5:7]  # the arbiter swaps them
+    _fill(path, "对阵", [want[a]], start_row=a + 1)
+    _fill(path, "对阵", [want[b]], start_row=b + 1)
+    ev = load_core_event(OpenpyxlPort(path, command="rank"))
+    g = ev.reg.group("men")
+    played = [(m.round, m.table, m.sides) for m in ev.stage_matches(g, g.stages[0])]
+    assert played == [(r[1], r[2], (r[3], r[5])) for r in want[1:] if r[0] == "男子双人赛"]
+    assert not ev.errors  # the rows of the earlier pairing are blank: left aside
+    # the next draw gives the two edited tables their board rows (6 boards each)
+    commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
+    assert len([r for r in _sheet(path, "成绩")[1:] if r[0] is not None]) == 162 + 12
+
+
+#: sheets of the golden workbook the core already writes cell for cell (docs/pairs-port.md)
+CLOSED = ["规程", "报名", "校验", "抽签", "对阵", "成绩", "轮成绩", "罚分", "成绩汇总", "排名", "交叉表", "奖励",
+          "_bianpai_settings", "领奖签收表", "证书", "荣誉证书"]
+
+
+@pytest.fixture(scope="module")
+def golden_on_core(tmp_path_factory):
+    """The whole golden flow (``tests.golden_build.build``: new, check, draw, a hand edit of
+    对阵, draw, typed boards / round scores / a forfeit / penalties, rank, awards) run by the
+    core's commands on the pairs workbook."""
+    from tests.golden_build import build, dump
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(RL.ROSTER_LAYOUTS, "pairs",
+                   dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=True))
+        return dump(build(tmp_path_factory.mktemp("core") / "golden.xlsx"))
+
+
+@pytest.mark.parametrize("name", CLOSED)
+def test_core_writes_the_golden_sheet(golden_on_core, name):
+    """八（二）比赛分、八（三）轮空与弃权、十一（三）（四）超时/迟到罚则、十二 录取名次: the sheets of the
+    golden event the core already produces are the golden ones, cell for cell — the typed 成绩
+    (牌号 across the event, the rows of the hand-edited tables appended), 轮成绩, 罚分 read back
+    through the style's views, and the 奖励/证书 the core's standings give."""
+    want = load_golden()[name]
+    assert golden_on_core[name] == want
+
+
+def test_core_writes_the_golden_sheets_in_order(golden_on_core):
+    """The workbook keeps its sheets: the golden ones in the golden order, nothing the Shenzhen
+    workbook does not have (no 桌卡, 记分单, 退赛, 总排名, 成绩公告, 排名走势 — declared by the style)."""
+    assert list(golden_on_core) == list(load_golden())
+
+
+def test_core_check_logs_the_golden_summary(golden_on_core):
+    """The 日志 row of 检查名单 counts the pairs roster's rows as the Shenzhen workbook did
+    (``RosterLayout.entrant_word``)."""
+    want = load_golden()["日志"]
+    assert [r for r in golden_on_core["日志"] if r[1] == "check"] == \
+        [r for r in want if r[1] == "check"]

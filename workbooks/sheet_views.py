@@ -1,0 +1,99 @@
+"""A workbook style's own form of one of the core's sheets: a :class:`SheetView`.
+
+The core writes and reads its sheets in its own columns (``core_layouts``: 抽签, 对阵 …). A
+workbook style that shows a sheet otherwise (other headers, fewer columns, a value computed from
+the row) declares a view: its :class:`~bianpai.workbooks.layouts.SheetLayout` and, per column
+of it, where the value comes from. The core's writers hand their rows to :meth:`SheetView.rows`
+and its readers get their own column keys back from :meth:`SheetView.to_core`; they never know
+which style is in use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pandas as pd
+
+from bianpai.workbooks.layouts import SheetLayout
+
+#: a computed column: the core row (dict by core column key) and the language → the value
+Computed = Callable[[dict, str], Any]
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """One core sheet shown in a style's own columns.
+
+    ``layout``: the sheet as the style shows it; ``source``: view column key → the core column
+    key it shows, or a :data:`Computed` function (a column not named shows the core column of
+    the same key, ``None`` when the core has none). Reading back, a view column that shows a
+    core column renamed gives that core column; computed columns are not read."""
+
+    layout: SheetLayout
+    source: dict[str, str | Computed] = field(default_factory=dict)
+    #: core column key → (the view column it is read from, its value from a row read with the
+    #: view's layout as a dict by view key): a core column the view shows computed (a board
+    #: numbered across the event → 局)
+    inverse: dict[str, tuple[str, Callable[[dict], Any]]] = field(default_factory=dict)
+    #: view keys naming the match's two sides on every row (南北序号, 东西序号): a row whose
+    #: sides are not the drawn match's at its table belongs to an earlier pairing (a hand edit
+    #: of 对阵 moved the pairs): left aside when blank, an error when typed
+    sides: tuple[str, str] | None = None
+    #: the core writes a blank entry row per drawn match on this sheet (False: only what the
+    #: organizer types, e.g. the round scores of a round scored electronically)
+    blank_rows: bool = True
+    #: the view's layout from the core's when its columns depend on the event (交叉表: one
+    #: column per pool position); ``layout`` otherwise
+    layout_of: Callable[[SheetLayout], SheetLayout] | None = None
+
+    def shown(self, core: SheetLayout) -> SheetLayout:
+        """The layout the sheet is shown in, for the core layout ``core``."""
+        return self.layout_of(core) if self.layout_of is not None else self.layout
+
+    def rows(self, core: SheetLayout, rows: list[list], lang: str = "zh",
+             extra: list[dict] | None = None) -> list[list]:
+        """``rows`` in the columns of ``core`` → rows in the view's columns; ``extra``: per row,
+        further core values a computed or renamed column may show (the match's sides)."""
+        keys = [c.key for c in core.columns]
+        out = []
+        for i, r in enumerate(rows):
+            d = dict(zip(keys, r))
+            if extra is not None:
+                d = {**extra[i], **d}
+            row = []
+            for col in self.shown(core).columns:
+                src = self.source.get(col.key, col.key)
+                row.append(src(d, lang) if callable(src) else d.get(src))
+            out.append(row)
+        return out
+
+    def to_core(self, df: pd.DataFrame, core: SheetLayout) -> pd.DataFrame:
+        """A frame read with the view's layout (:func:`~bianpai.workbooks.tables.read_table`) in
+        the columns of ``core``: renamed columns back to the core's keys, the core's other
+        columns ``None``; index and ``attrs`` (sheet, column letters by core key) kept."""
+        letters = dict(df.attrs.get("columns", {}))
+        back = {src: key for key, src in self.source.items() if isinstance(src, str)}
+        cols, data = {}, {}
+        recs = df.to_dict("records") if self.inverse else []
+        wanted = [c.key for c in core.columns]
+        # the sides a view shows on every row come back as side0/side1 even where the core's
+        # sheet has no such column (its 逐局成绩)
+        wanted += [k for k in ("side0", "side1") if k in back and k not in wanted]
+        for k in wanted:
+            key = back.get(k, k)
+            in_view = any(v.key == key for v in self.layout.columns) and not callable(
+                self.source.get(key))
+            if k in self.inverse:
+                col, fn = self.inverse[k]
+                data[k] = [fn(r) for r in recs]
+                if col in letters:
+                    cols[k] = letters[col]
+                continue
+            data[k] = list(df[key]) if in_view and key in df.columns else [None] * len(df)
+            if in_view and key in letters:
+                cols[k] = letters[key]
+        # object columns throughout: an int cell stays an int, an empty one None
+        out = pd.DataFrame(data, index=df.index, columns=wanted, dtype=object)
+        out.attrs = {**df.attrs, "columns": cols, "view": True}
+        return out
