@@ -168,6 +168,17 @@ class CoreEvent:
         from bianpai.addin.core_replace import substituted  # noqa: PLC0415
         return substituted(self, g, s, out)
 
+    def schedule_records(self) -> list[dict]:
+        """``schedule.to_dict("records")``, computed once per schedule (several readers walk
+        it per command); the dicts are shared: read them, do not change them."""
+        sch = self.schedule
+        if sch is None:
+            return []
+        built = self._results_cache.get("schedule_records")
+        if built is None or built[0] is not sch:
+            built = self._results_cache["schedule_records"] = (sch, sch.to_dict("records"))
+        return list(built[1])
+
     def raw_matches(self, g: Group, s: Stage) -> list[Match]:
         """The matches of the stage as drawn in 对阵."""
         sch = self.schedule
@@ -417,13 +428,17 @@ class CoreEvent:
             tail["explanation_zh"] = "弃权或取消资格，全部成绩无效，不参加排名"
             tail["explanation_en"] = "forfeited or disqualified: all results void, not ranked"
             table = pd.concat([keep, tail], ignore_index=True)
-        played = rows[rows["complete"].astype(bool) & (rows["outcome"] != "CARRY")]
+        # matches played, won, drawn, lost: one pass over the complete rows (carries excluded);
         # ``rounds``: rounds with a result, a bye included (已赛轮数)
+        tally: dict[tuple, int] = {}
+        for e, out, done in zip(rows["entrant"].tolist(), rows["outcome"].tolist(),
+                                rows["complete"].tolist()):
+            if bool(done) and out != "CARRY":
+                tally[(e, out)] = tally.get((e, out), 0) + 1
         for col, codes in (("played", ("W", "D", "L", "FW", "FL")), ("won", ("W", "FW")),
                            ("drawn", ("D",)), ("lost", ("L", "FL")),
                            ("rounds", ("W", "D", "L", "FW", "FL", "BYE"))):
-            counts = played[played["outcome"].isin(codes)].groupby("entrant").size()
-            table[col] = [int(counts.get(e, 0)) for e in table["entrant"]]
+            table[col] = [sum(tally.get((e, c), 0) for c in codes) for e in table["entrant"]]
         return table
 
     def finished(self, g: Group, s: Stage) -> bool:

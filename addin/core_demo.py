@@ -190,20 +190,21 @@ def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list
     return rows
 
 
-def _fill_match_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict) -> int:
+def _fill_match_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict,
+                        ev=None) -> int:
     """Simulated values in every 成绩 row not typed yet, for scorings typed per match
     (``games_per_match`` 0): the scoring's ``simulate_match(rng, strengths, prefilled)`` (else
-    its first ``simulate`` row)."""
+    its first ``simulate`` row). ``ev``: the event as read after the draw (else read here)."""
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
     port = _port(out, "demo-results")
-    ev = load_core_event(port)
+    ev = ev or load_core_event(port)
     name = find_sheet(port, ev.lay.results)
     if name is None:
         return 0
     grid = port.read_values(name)
     keys = [c.key for c in ev.lay.results.columns]
     sched = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): r
-             for r in ev.schedule.to_dict("records")}
+             for r in ev.schedule_records()}
     filled = 0
     for i, row in enumerate(grid[1:], start=1):
         row = list(row) + [None] * (len(keys) - len(row))
@@ -259,11 +260,13 @@ def _type_places(out: Path | OpenpyxlPort, rng: random.Random) -> list[str]:
     return done
 
 
-def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict) -> int:
-    """Simulated values in every empty 逐局成绩 row (by the stage scoring's ``simulate``)."""
+def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict,
+                  ev=None) -> int:
+    """Simulated values in every empty 逐局成绩 row (by the stage scoring's ``simulate``).
+    ``ev``: the event as read after the draw (else read here)."""
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
     port = _port(out, "demo-results")
-    ev = load_core_event(port)
+    ev = ev or load_core_event(port)
     name = find_sheet(port, ev.lay.games)
     grid = port.read_values(name)
     header = grid[0]
@@ -283,7 +286,7 @@ def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict) 
         if all(v in (None, "") for k, v in zip(keys[6:], row[6:]) if k not in prefilled):
             by_match.setdefault(tuple(row[:5]), []).append(i)
     sched = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): r
-             for r in ev.schedule.to_dict("records")}
+             for r in ev.schedule_records()}
     for key, idxs in by_match.items():
         g = ev.group_of(key[0])
         s = ev.stage_of(g, key[1])
@@ -395,9 +398,13 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
                         console.print(f"[yellow]![/] {escape(exc.zh)}")
                     break
                 console.print(f"[green]✓[/] {res.summary_zh}")
+                # one reading of the drawn event for both entry sheets (each fill writes only
+                # its own sheet and reads its rows afresh)
+                from bianpai.addin.competition import load_core_event  # noqa: PLC0415
+                ev = load_core_event(port)
                 if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
-                    _fill_results(port, rng, strength)
-                _fill_match_results(port, rng, strength)
+                    _fill_results(port, rng, strength, ev)
+                _fill_match_results(port, rng, strength, ev)
         typed = _type_places(port, rng)
         if typed:
             console.print(f"[green]✓[/] 名次录入（无编排阶段的组别）：{'、'.join(typed)}")

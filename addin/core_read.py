@@ -246,7 +246,7 @@ def _read_typed(ev: CoreEvent) -> None:
     every row must name a drawn match, and each match is typed at one level only."""
     drawn: dict[tuple, dict] = {}
     if ev.schedule is not None:
-        for r in ev.schedule.to_dict("records"):
+        for r in ev.schedule_records():
             drawn[(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"])] = r
     needed = bool(drawn)  # once matches are drawn, the entry sheets and all their columns
     # through the workbook style's views when it shows these sheets in its own columns

@@ -175,7 +175,7 @@ def _check_members(ev: CoreEvent) -> None:
     if ev.schedule is None or ev.schedule.empty:
         return
     sides = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): (r["side0"], r["side1"])
-             for r in ev.schedule.to_dict("records")}
+             for r in ev.schedule_records()}
     sheet = ev.sheet(ev.lay.games)
     registered: dict[Any, list[str]] = {}  # roster row → its players (looked up once)
     cols_of: dict[tuple, list] = {}

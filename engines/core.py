@@ -329,7 +329,7 @@ class TypedMatch:
 
     def rows_with(self, column: str) -> list[dict[str, Any]]:
         """The game rows whose ``column`` holds a value (not empty, not blank text)."""
-        if column not in self.games.columns:
+        if column not in self.columns():
             return []
         return [r for r in self.game_records()
                 if r.get(column) is not None and r[column] == r[column] and str(r[column]).strip()]
