@@ -72,13 +72,18 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
             continue
         mine = r[r["group_id"] == g.id]
         names = {str(v).strip(): row for row, v in mine["name"].items() if v is not None}
-        drawn = {str(t["name"]).strip(): (n, t) for n, t in gs.teams.items() if t["name"] is not None}
-        for name, (n, t) in drawn.items():
+        drawn: dict[str, tuple] = {}
+        for n, t in sorted(gs.teams.items()):
+            if t["name"] is not None:
+                drawn.setdefault(_entry_name(g, str(t["name"]).strip()), []).append((n, t))
+        for name, parts in drawn.items():
             if name in names:
                 # a re-sorted roster: the entrant's 报名 values (种子, 等级分 …) are read from
                 # the row that now holds the drawn name
-                t["roster_row"] = names[name]
+                for _n, t in parts:
+                    t["roster_row"] = names[name]
                 continue
+            n, t = parts[0]
             row = t.get("roster_row")
             name_col = r.attrs.get("columns", {}).get("name", col) if g.entrant == "individual" \
                 else col
@@ -98,6 +103,18 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
                     f"{g.name_en or g.id} is drawn but {name!r} is not in the draw (added or renamed "
                     "after the draw); undo and redraw, or delete the row",
                     sheet=sheet, cell=f"{name_col}{row}"))
+
+
+def _entry_name(g, name: str) -> str:
+    """The 报名 entry of a drawn name: with ``sub_entrants`` the draw names each part
+    ``队名（南北）``; the entry is ``队名``."""
+    sub = g.sub_entrants
+    if sub is not None:
+        for j in range(len(sub.labels)):
+            suffix = f"（{sub.name(j)}）"
+            if name.endswith(suffix):
+                return name[:-len(suffix)]
+    return name
 
 
 def check_merged_cells(ev: CoreEvent, layouts=None) -> None:
