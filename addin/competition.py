@@ -485,6 +485,7 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     core_trust.check_roster_against_draw(ev)
     core_trust.check_merged_cells(ev)
     core_trust.check_record_sheets(ev)
+    core_trust.collapse_missing_columns(ev)
     return ev
 
 

@@ -9,6 +9,8 @@ input"): run by :func:`bianpai.addin.competition.load_core_event` after its read
   re-sorted roster is fine: each drawn entrant reads its 报名 values from the row that now
   holds its name); an entrant of 抽签 missing from 报名, or an entrant of a drawn group
   that 抽签 does not know, is named with its cell;
+* :func:`collapse_missing_columns` — messages without a column letter (a header deleted or
+  renamed) become one error at the header row naming the missing columns;
 * :func:`check_merged_cells` — a range merged over several rows of a typed sheet shows only its
   first value in every row (Excel keeps the top-left cell): refused with its range, except in
   the columns an organizer naturally merges down a list (组别, 阶段, 小组, 轮次, 桌号, 队名, 单位).
@@ -70,13 +72,18 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
             continue
         mine = r[r["group_id"] == g.id]
         names = {str(v).strip(): row for row, v in mine["name"].items() if v is not None}
-        drawn = {str(t["name"]).strip(): (n, t) for n, t in gs.teams.items() if t["name"] is not None}
-        for name, (n, t) in drawn.items():
+        drawn: dict[str, tuple] = {}
+        for n, t in sorted(gs.teams.items()):
+            if t["name"] is not None:
+                drawn.setdefault(_entry_name(g, str(t["name"]).strip()), []).append((n, t))
+        for name, parts in drawn.items():
             if name in names:
                 # a re-sorted roster: the entrant's 报名 values (种子, 等级分 …) are read from
                 # the row that now holds the drawn name
-                t["roster_row"] = names[name]
+                for _n, t in parts:
+                    t["roster_row"] = names[name]
                 continue
+            n, t = parts[0]
             row = t.get("roster_row")
             name_col = r.attrs.get("columns", {}).get("name", col) if g.entrant == "individual" \
                 else col
@@ -101,6 +108,18 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
                     f"{g.name_en or g.id} is drawn but {name!r} is not in the draw (added or renamed "
                     "after the draw) and its format takes no late entries; undo and redraw, or delete the row",
                     sheet=sheet, cell=f"{name_col}{row}"))
+
+
+def _entry_name(g, name: str) -> str:
+    """The 报名 entry of a drawn name: with ``sub_entrants`` the draw names each part
+    ``队名（南北）``; the entry is ``队名``."""
+    sub = g.sub_entrants
+    if sub is not None:
+        for j in range(len(sub.labels)):
+            suffix = f"（{sub.name(j)}）"
+            if name.endswith(suffix):
+                return name[:-len(suffix)]
+    return name
 
 
 def check_merged_cells(ev: CoreEvent, layouts=None) -> None:
@@ -142,3 +161,35 @@ def check_merged_cells(ev: CoreEvent, layouts=None) -> None:
                 "值已丢失；请取消合并并逐行填写",
                 f"{addr} of {name} is merged over several rows ({bad[0].en}): only its first value "
                 "is kept; unmerge and type each row", sheet=name, cell=addr))
+
+
+def collapse_missing_columns(ev: CoreEvent) -> None:
+    """A message whose cell has no column letter (``抽签!?2``) comes from a column missing on
+    its sheet (a header deleted or renamed). All such messages of one sheet become one error at
+    its header row naming the missing headers: the first cause, with a usable address."""
+    from bianpai.workbooks import layouts as L
+    from bianpai.workbooks import team_layouts as T
+    blind = [e for e in ev.errors if str(getattr(e, "cell", "") or "").startswith("?")]
+    if not blind:
+        return
+    lays = [L.ROSTER_PEOPLE if ev.people is not None else K.ROSTER, T.TEAM_PLAYERS, K.DRAW,
+            K.SCHEDULE, K.ENTRIES, K.WITHDRAWALS, K.PENALTIES, ev.lay.results, ev.lay.games]
+    by_sheet = {find_sheet(ev.port, lay): lay for lay in lays if find_sheet(ev.port, lay)}
+    done: set[str] = set()
+    first = []
+    for e in blind:
+        if e.sheet in done:
+            continue
+        done.add(e.sheet)
+        lay = by_sheet.get(e.sheet)
+        header = [str(v).strip() if v is not None else ""
+                  for v in ((ev.port.read_values(e.sheet) or [[]])[0] if lay else [])]
+        missing = [c for c in (lay.columns if lay else [])
+                   if not any(t in header for t in (c.zh, c.en, c.key))]
+        zh = "、".join(f"“{c.zh}”" for c in missing) or "某一列"
+        en = ", ".join(repr(c.en) for c in missing) or "a column"
+        first.append(InputError(
+            f"“{e.sheet}”表缺少{zh}列（第1行应为表头；表头被删除或改名？）——例如：{e.zh}",
+            f"sheet {e.sheet!r} has no column {en} (row 1 must be the header) — e.g. {e.en}",
+            sheet=e.sheet, cell="1:1"))
+    ev.errors[:] = first + [e for e in ev.errors if e not in blind]

@@ -191,3 +191,15 @@ def test_regulation_change_undo_and_force_are_in_the_log(event):
     assert log[-2][1] == "undo" and log[-2][2] == "force=True"
     assert "撤销“rank”" in log[-2][4] and "undone/" in log[-2][4]
     assert log[-1][1] == "check"
+
+
+def test_a_deleted_header_of_a_generated_sheet_is_one_error_at_the_header(event):
+    """抽签 is checked against what the draw wrote; its 报名表行 header deleted is one error at
+    抽签!1:1 naming the column, not one "抽签!?N" per drawn player."""
+    def drop(wb):
+        ws = wb["抽签"]
+        col = [c.value for c in ws[1]].index("报名表行") + 1
+        ws.cell(1, col).value = None
+    edit(event, drop)
+    out = refused(event, "rank", "抽签!1:1", "“报名表行”")
+    assert "1 处问题" in out

@@ -146,8 +146,10 @@ UNSET_NOTE = ("未设置的可选项（如各阶段的递补 replacement、各�
               "listed; add a row (setting, value) to set one")
 
 
-def settings_rows(reg: Regulation) -> list[list[Any]]:
-    """Rows of the 规程 sheet (header first): path, label, value, clause, note."""
+def settings_rows(reg: Regulation, *, quiet_unset: bool = False) -> list[list[Any]]:
+    """Rows of the 规程 sheet (header first): path, label, value, clause, note. ``quiet_unset``:
+    leave out the unset optional settings of :data:`QUIET_WHEN_UNSET` (a note row says how to
+    add one)."""
     data = reg.model_dump(mode="json")
     rows: list[list[Any]] = [SETTINGS.headers("zh")]
     rows.append(["preset", "规程预设", reg.id, "", "本工作簿所依据的规程预设；其余各行覆盖预设中的同名设置"])
@@ -175,7 +177,7 @@ def settings_rows(reg: Regulation) -> list[list[Any]]:
         elif isinstance(node, list) and node and all(isinstance(x, dict) for x in node):
             for i, x in enumerate(node):
                 walk(x, path + [i], clause, note_done)
-        elif node is None and path[-1] in QUIET_WHEN_UNSET:
+        elif quiet_unset and node is None and path[-1] in QUIET_WHEN_UNSET:
             hidden.append(_path_text(path))  # unset and rarely needed: not a blank row
         else:
             rows.append([_path_text(path), _label(path, data), _cell(node), clause or "", ""])
@@ -436,13 +438,14 @@ def _data_path(data, loc) -> list:
     return path
 
 
-def write_settings_sheet(port: WorkbookPort, reg: Regulation, lang: str) -> Regulation:
+def write_settings_sheet(port: WorkbookPort, reg: Regulation, lang: str, *,
+                         quiet_unset: bool = False) -> Regulation:
     """Write the 规程 sheet of a new workbook in ``lang`` and return the regulation with that
     language (its own ``language`` row carries it, so commands read it back)."""
     from bianpai.workbooks.layouts import SETTINGS  # noqa: PLC0415
 
     reg = reg.model_copy(update={"language": lang})
-    rows = settings_rows(reg)
+    rows = settings_rows(reg, quiet_unset=quiet_unset)
     if lang == "en":
         rows[0] = SETTINGS.headers("en")
     port.write_sheet(SETTINGS.name(lang), rows, SETTINGS.sheet_format(lang=lang))

@@ -280,6 +280,8 @@ class XlwingsPort:
             self._table(s, sheet, fmt, nrows, ncols)
         if fmt.print_setup and ncols and nrows:
             self._print_setup(s, sheet, fmt, nrows, ncols)
+        from bianpai.workbooks.xlwings_print import apply_xlwings  # noqa: PLC0415
+        apply_xlwings(self, s, sheet, grid, fmt)  # breaks, paper rows, charts, integers
         if fmt.hidden:
             if self.supports("hidden"):
                 s.visible = False
