@@ -37,8 +37,8 @@ from bianpai.addin.core_read import (DRAW_KEYS, ENTRY_KEYS, RECORD_COPIES,  # no
                                      _read_draw, _read_entries, _read_schedule, _read_typed,
                                      check_record, records)
 from bianpai.addin.core_roster import (_check_members, _entrants_from_people,
-                                       _read_roster_groups, _read_withdrawals,
-                                       _ruled_disqualifications)
+                                       _choose_variants, _read_roster_groups,
+                                       _read_withdrawals, _ruled_disqualifications)
 from bianpai.addin.core_detect import (DEFAULT_SIDES, Layouts,  # noqa: F401
                                        is_core_regulation, is_core_workbook, layouts_for)
 
@@ -480,24 +480,9 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     _check_members(ev)
     _read_withdrawals(ev)
     _ruled_disqualifications(ev)
-    # what the event already depends on (issue 12): record sheets, 报名 vs 抽签, merged cells
-    from bianpai.addin import core_trust  # noqa: PLC0415
-    core_trust.check_roster_against_draw(ev)
-    core_trust.check_merged_cells(ev)
-    core_trust.check_record_sheets(ev)
-    core_trust.collapse_missing_columns(ev)
+    from bianpai.addin.core_trust import check_what_the_event_depends_on  # noqa: PLC0415
+    check_what_the_event_depends_on(ev)
     return ev
-
-
-def _choose_variants(ev: CoreEvent) -> None:
-    """Stages whose format depends on the field size (``Stage.variants``) take the variant of
-    the group's entry count: the drawn teams, else the roster's entries of the group."""
-    for g in ev.reg.groups:
-        if not any(s.variants for s in g.stages):
-            continue
-        gs = ev.groups[g.id]
-        n = len(gs.teams) if gs.drawn else int((ev.roster["group_id"] == g.id).sum())
-        g.stages[:] = [s.for_entries(n) if s.variants else s for s in g.stages]
 
 
 def rng_for(seed: int, *parts) -> random.Random:

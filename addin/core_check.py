@@ -29,7 +29,7 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     row per person, for eligibility), 成绩 / 逐局成绩 (entry columns from the scorings), 罚分, and
     the generated 校验, 对阵, 排名, 奖励 with their headers; logs ``new``."""
     lang = lang or reg.language
-    reg = write_settings_sheet(port, reg, lang, quiet_unset=True)
+    reg = write_settings_sheet(port, reg, lang, quiet_unset=style_of(reg).quiet_unset)
     lay = layouts_for(reg)
     groups = [g.name_zh if lang == "zh" else (g.name_en or g.name_zh) for g in reg.groups]
     stages = sorted({s.name_zh if lang == "zh" else (s.name_en or s.name_zh)

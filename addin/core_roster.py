@@ -249,3 +249,14 @@ def _ruled_disqualifications(ev: CoreEvent) -> None:
             for number, (rnd, zh, _en) in hook(matches, typed).items():
                 if not any(k[0] == g.id and k[2] == number for k in ev.withdrawals):
                     ev.withdrawals[(g.id, s.id, number)] = (rnd, True, zh)
+
+
+def _choose_variants(ev: CoreEvent) -> None:
+    """Stages whose format depends on the field size (``Stage.variants``) take the variant of
+    the group's entry count: the drawn teams, else the roster's entries of the group."""
+    for g in ev.reg.groups:
+        if not any(s.variants for s in g.stages):
+            continue
+        gs = ev.groups[g.id]
+        n = len(gs.teams) if gs.drawn else int((ev.roster["group_id"] == g.id).sum())
+        g.stages[:] = [s.for_entries(n) if s.variants else s for s in g.stages]

@@ -193,3 +193,12 @@ def collapse_missing_columns(ev: CoreEvent) -> None:
             f"sheet {e.sheet!r} has no column {en} (row 1 must be the header) — e.g. {e.en}",
             sheet=e.sheet, cell="1:1"))
     ev.errors[:] = first + [e for e in ev.errors if e not in blind]
+
+
+def check_what_the_event_depends_on(ev: CoreEvent) -> None:
+    """The checks of a loaded event (issue 12), into ``ev.errors``: 报名 against 抽签, merged
+    cells over typed values, the record sheets, one error per missing column."""
+    check_roster_against_draw(ev)
+    check_merged_cells(ev)
+    check_record_sheets(ev)
+    collapse_missing_columns(ev)

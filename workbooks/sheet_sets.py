@@ -35,7 +35,9 @@ class SheetSet:
     ``rank_papers``: ``rank`` writes 成绩公告 and 排名走势; ``entry_order``: the order of the
     result-entry sheets in the workbook (core layout keys); ``crosstable_sep``: what joins two
     meetings of the same entrants in one 交叉表 cell; ``entrant_rounds``: ``rank`` writes one row
-    per entrant and round (:data:`ENTRANT_ROUNDS`, shown through the style's view: 成绩汇总)."""
+    per entrant and round (:data:`ENTRANT_ROUNDS`, shown through the style's view: 成绩汇总);
+    ``quiet_unset``: the 规程 sheet leaves out unset optional settings (a note row says how to
+    add one) instead of a blank row each."""
 
     key: str
     schedule_whole: bool = False
@@ -48,6 +50,7 @@ class SheetSet:
     entry_order: tuple[str, ...] = ("results", "games")
     crosstable_sep: str = "、"
     entrant_rounds: bool = False
+    quiet_unset: bool = True
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns)."""
@@ -67,7 +70,7 @@ SHEET_SETS: dict[str, SheetSet] = {
     "pairs": SheetSet("pairs", schedule_whole=True, views=pairs_views, record_copies=False,
                       round_papers=False, withdrawals_sheet=False, final_sheet=False,
                       rank_papers=False, entry_order=("games", "results"), crosstable_sep="／",
-                      entrant_rounds=True),
+                      entrant_rounds=True, quiet_unset=False),
 }
 
 
