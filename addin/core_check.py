@@ -228,8 +228,37 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
     return errs
 
 
+def structure_warnings(ev: CoreEvent) -> list[InputError]:
+    """What a format foresees for the field before its first round (``field_warnings``: more
+    rematch-free rounds than the entrants can play), named at the group's 报名 rows with the
+    规程 setting to change."""
+    from bianpai.engines.core import StageEntrant, StageState  # noqa: PLC0415
+    out = []
+    r = ev.roster
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    for gi, g in enumerate(ev.reg.groups):
+        rows = list(r.index[r["group_id"] == g.id])
+        if len(rows) < 2 or ev.groups[g.id].drawn:
+            continue
+        for s, split in _stage_sizes(ev, g):
+            hook = getattr(s.format, "field_warnings", None)
+            if hook is None:
+                continue
+            st = StageState(entrants=[StageEntrant(number=100 * j + k, pool=p, seed=k)
+                                      for j, (p, c) in enumerate(split.items())
+                                      for k in range(1, c + 1)])
+            setting = f"groups[{gi}].stages[{g.stages.index(s)}].format.rounds"
+            for text in hook(st):
+                out.append(InputError(
+                    f"{ev.gname(g)}{ev.sname(s)}：{text}（规程设置 {setting}：{ev.sname(s)} › 赛制 › 轮次）",
+                    f"{g.name_en or g.id} {s.name_en or s.id}: more rounds than the field can play "
+                    f"without a rematch ({setting})", sheet=sheet, cell=f"A{rows[0]}:A{rows[-1]}"))
+    return out
+
+
 def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
     out = [("error", e) for e in ev.errors + roster_problems(ev) + structure_problems(ev)]
+    out += [("warning", e) for e in structure_warnings(ev)]
     r = ev.roster
     for g in ev.reg.groups:
         rows = list(r.index[r["group_id"] == g.id])

@@ -48,3 +48,28 @@ def test_check_foresees_a_flight_that_cannot_stop_at_its_number(tmp_path):
     assert any("男1：12 人的标准签表不能恰好剩下 16 人" in z for z in errs)
     assert any("男3：12 人的标准签表不能恰好剩下 32 人" in z for z in errs)
     assert all("stop_when_remaining" in z and "groups[0].stages[0].format" in z for z in errs)
+
+
+def test_check_warns_when_the_rounds_exceed_a_rematch_free_field(tmp_path):
+    """福建老年 象棋项目竞赛规程 四2 “比七轮”; 四9 “若出现参赛队伍为单数的，可在赛前指定相关参赛单位加派一支
+    象棋代表队参赛（补双）”: before round 1, 5 teams (one bye a round, none twice) can play at most
+    5 rematch-free rounds, so ``check`` warns (补双 or fewer rounds, naming the 规程 setting);
+    the other groups are not refused."""
+    import openpyxl
+
+    from bianpai.engines.core import StageEntrant, StageState
+    from bianpai.engines.swiss_individual import IndividualSwiss
+
+    st = StageState(entrants=[StageEntrant(number=k, pool=None, seed=k) for k in range(1, 6)])
+    assert IndividualSwiss(rounds=5).field_warnings(st) == []
+    assert "5 队最多只能进行 5 轮" in IndividualSwiss(rounds=7).field_warnings(st)[0]
+    # the trial's workbook before its first draw
+    wb = openpyxl.load_workbook(CASES / "fujian-xiangqi-five-teams-seven-rounds" / "case.xlsx")
+    for name in ("抽签", "_bianpai_draw", "对阵", "桌卡", "记分单", "成绩", "逐局成绩", "罚分",
+                 "排名", "名次录入", "奖励", "移动表", "退赛"):
+        del wb[name]
+    wb.save(tmp_path / "case.xlsx")
+    f = commands.check(OpenpyxlPort(tmp_path / "case.xlsx", command="check")).findings
+    warn = [x["zh"] for x in f if x["severity"] == "warning"]
+    assert len(warn) == 1 and warn[0].startswith("象棋团体积分编排赛：5 队最多只能进行 5 轮")
+    assert "请补双（加派一队）或减少轮次" in warn[0] and "format.rounds" in warn[0]
