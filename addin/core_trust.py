@@ -54,6 +54,19 @@ def check_record_sheets(ev: CoreEvent) -> None:
             f"(deleted or renamed? undo, or rename it back)", sheet=lay.zh))
 
 
+def _roster_name(g, drawn_name: str) -> str:
+    """The 报名 name of a drawn entrant: with ``sub_entrants`` each entry is drawn once per part
+    as ``队名（南北）``, ``队名（东西）`` (its parts share the 报名 name)."""
+    sub = g.sub_entrants
+    if sub is None:
+        return drawn_name
+    for j in range(len(sub.labels)):
+        tail = f"（{sub.name(j)}）"
+        if drawn_name.endswith(tail):
+            return drawn_name[:-len(tail)]
+    return drawn_name
+
+
 def check_roster_against_draw(ev: CoreEvent) -> None:
     """Every drawn entrant of a group is still in 报名 under the name it was drawn with (any
     row: a re-sorted roster is fine), and every 报名 entrant of a drawn group was drawn.
@@ -70,8 +83,12 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
             continue
         mine = r[r["group_id"] == g.id]
         names = {str(v).strip(): row for row, v in mine["name"].items() if v is not None}
-        drawn = {str(t["name"]).strip(): (n, t) for n, t in gs.teams.items() if t["name"] is not None}
-        for name, (n, t) in drawn.items():
+        drawn = {_roster_name(g, str(t["name"]).strip()): (n, t)
+                 for n, t in gs.teams.items() if t["name"] is not None}
+        for n, t in gs.teams.items():
+            if t["name"] is None:
+                continue
+            name = _roster_name(g, str(t["name"]).strip())
             if name in names:
                 # a re-sorted roster: the entrant's 报名 values (种子, 等级分 …) are read from
                 # the row that now holds the drawn name
