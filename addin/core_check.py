@@ -9,6 +9,7 @@ from __future__ import annotations
 from bianpai.addin import commands as c
 from bianpai.addin.command_infra import too_many_entries
 from bianpai.addin.competition import CoreEvent, layouts_for, load_core_event
+from bianpai.addin.core_members import duplicate_players
 from bianpai.addin.team_eligibility import team_eligibility_findings
 from bianpai.engines.errors import InputError
 from bianpai.templates.schema import Group, Regulation, Stage
@@ -132,6 +133,13 @@ def _stage_sizes(ev: CoreEvent, g: Group) -> list[tuple[Stage, dict]]:
             sizes[s.id] = split
             out.append((s, split))
             continue
+        if i == 0 and s.pools is not None and s.pools.method == "by_column":
+            split = _first_split(ev, g)  # the draw's own dealing (sizes do not depend on the lot)
+            if split is None:
+                break
+            sizes[s.id] = split
+            out.append((s, split))
+            continue
         if s.entrants == "all":
             total = n
         elif not isinstance(s.entrants, list):
@@ -143,10 +151,11 @@ def _stage_sizes(ev: CoreEvent, g: Group) -> list[tuple[Stage, dict]]:
                 stop = getattr(g.stage(rule.from_stage).format, "stop_when_remaining", None) \
                     if rule.from_stage in sizes else None
                 if getattr(rule, "from_roster", None) or getattr(rule, "where", None) \
-                        or rule.from_stage not in sizes or isinstance(stop, dict):
+                        or rule.from_stage not in sizes:
                     return out  # a rule this estimate does not model: stop checking here
-                if rule.remaining:
-                    total += stop or 0
+                if rule.remaining:  # per pool (资格赛 flights) or for the stage
+                    total += sum(stop.get(p, 0) for p in src) if isinstance(stop, dict) \
+                        else (stop or 0)
                 elif rule.places is not None:
                     span = (rule.places.last or 10**6) - rule.places.first + 1
                     per = [min(span, max(0, c - rule.places.first + 1)) for c in src.values()]
@@ -156,6 +165,35 @@ def _stage_sizes(ev: CoreEvent, g: Group) -> list[tuple[Stage, dict]]:
         split = {lab: max(0, min(size, total - i * size)) for i, lab in enumerate(labels)}
         sizes[s.id] = split
         out.append((s, split))
+    return out
+
+
+def _first_split(ev: CoreEvent, g: Group) -> dict | None:
+    """{pool: entrants} of ``g``'s first stage as the draw deals the roster (``None`` when the
+    roster cannot be dealt yet: its own errors are reported by the draw)."""
+    from bianpai.addin.core_draw import _number_teams  # noqa: PLC0415 - core_draw imports us
+    try:
+        teams = _number_teams(ev, g, 0)
+    except Exception:  # noqa: BLE001 - a roster value with no pool: the draw names its cell
+        return None
+    split = {lab: 0 for lab in g.stages[0].pools.pool_labels()}
+    for t in teams:
+        if t.get("pool") is not None:
+            split[t["pool"]] = split.get(t["pool"], 0) + 1
+    return split
+
+
+def _pool_problems(s: Stage, split: dict) -> list[str]:
+    """A format whose per-pool settings (``stop_when_remaining`` by flight) each pool must meet:
+    every pool checked alone, so each flight that cannot be played is named."""
+    from bianpai.engines.core import StageEntrant, StageState  # noqa: PLC0415
+    out = []
+    for p, c in split.items():
+        st = StageState(entrants=[StageEntrant(number=k, pool=p, seed=k) for k in range(1, c + 1)])
+        try:
+            s.format.total_rounds(st)
+        except Exception as exc:  # noqa: BLE001 - a format's own refusal, shown as text
+            out.append(getattr(exc, "zh", str(exc)))
     return out
 
 
@@ -173,27 +211,62 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
             continue
         where = f"A{rows[0]}:A{rows[-1]}"
         for s, split in _stage_sizes(ev, g):
+            setting = (f"groups[{ev.reg.groups.index(g)}].stages[{g.stages.index(s)}].format"
+                       f"（{ev.sname(s)} › 赛制）")
             st = StageState(entrants=[StageEntrant(number=100 * j + k, pool=p, seed=k)
                                       for j, (p, c) in enumerate(split.items())
                                       for k in range(1, c + 1)])
             problems = []
-            try:
-                s.format.total_rounds(st)
-            except Exception as exc:  # noqa: BLE001 - a format's own refusal, shown as text
-                problems.append(getattr(exc, "zh", str(exc)))
+            if isinstance(getattr(s.format, "stop_when_remaining", None), dict):
+                problems += _pool_problems(s, split)
+            else:
+                try:
+                    s.format.total_rounds(st)
+                except Exception as exc:  # noqa: BLE001 - a format's own refusal, shown as text
+                    problems.append(getattr(exc, "zh", str(exc)))
             problems += getattr(s.format, "field_problems", lambda _st: [])(st)
             for text in problems:
                 errs.append(InputError(
                     f"{ev.gname(g)}报名 {len(rows)} 队，{ev.sname(s)}（{sum(split.values())} 队）无法按规程进行："
-                    f"{text}", f"{g.name_en or g.id}: {len(rows)} entries cannot play "
-                    f"{s.name_en or s.id} as set", sheet=sheet, cell=where))
+                    f"{text}（规程设置 {setting}）", f"{g.name_en or g.id}: {len(rows)} entries "
+                    f"cannot play {s.name_en or s.id} as set ({setting}): {text}",
+                    sheet=sheet, cell=where))
             if problems:
                 break
     return errs
 
 
+def structure_warnings(ev: CoreEvent) -> list[InputError]:
+    """What a format foresees for the field before its first round (``field_warnings``: more
+    rematch-free rounds than the entrants can play), named at the group's 报名 rows with the
+    规程 setting to change."""
+    from bianpai.engines.core import StageEntrant, StageState  # noqa: PLC0415
+    out = []
+    r = ev.roster
+    sheet = r.attrs.get("sheet", K.ROSTER.zh)
+    for gi, g in enumerate(ev.reg.groups):
+        rows = list(r.index[r["group_id"] == g.id])
+        if len(rows) < 2 or ev.groups[g.id].drawn:
+            continue
+        for s, split in _stage_sizes(ev, g):
+            hook = getattr(s.format, "field_warnings", None)
+            if hook is None:
+                continue
+            st = StageState(entrants=[StageEntrant(number=100 * j + k, pool=p, seed=k)
+                                      for j, (p, c) in enumerate(split.items())
+                                      for k in range(1, c + 1)])
+            setting = f"groups[{gi}].stages[{g.stages.index(s)}].format.rounds"
+            for text in hook(st):
+                out.append(InputError(
+                    f"{ev.gname(g)}{ev.sname(s)}：{text}（规程设置 {setting}：{ev.sname(s)} › 赛制 › 轮次）",
+                    f"{g.name_en or g.id} {s.name_en or s.id}: more rounds than the field can play "
+                    f"without a rematch ({setting})", sheet=sheet, cell=f"A{rows[0]}:A{rows[-1]}"))
+    return out
+
+
 def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
     out = [("error", e) for e in ev.errors + roster_problems(ev) + structure_problems(ev)]
+    out += [("warning", e) for e in structure_warnings(ev)]
     r = ev.roster
     for g in ev.reg.groups:
         rows = list(r.index[r["group_id"] == g.id])
@@ -209,7 +282,10 @@ def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
         for g in ev.reg.groups:
             view = _GroupView(ev, g)
             if not view.roster.empty:
-                out += team_eligibility_findings(view)
+                dups, cells = duplicate_players(view.roster,
+                                                r.attrs.get("sheet", K.ROSTER.zh))
+                out += [("error", e) for e in dups]
+                out += [f for f in team_eligibility_findings(view) if f[1].where not in cells]
     # a finding about a shared sheet (队员) is found once per group: list it once
     seen: set[tuple] = set()
     unique = []

@@ -15,6 +15,7 @@ from decimal import Decimal
 import pandas as pd
 
 from bianpai.engines.core import TypedMatch
+from bianpai.addin.core_unused import unused_cells
 from bianpai.engines.penalty_check import penalty_amount
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
@@ -241,6 +242,19 @@ def _all_columns(ev: CoreEvent, layout, df: pd.DataFrame) -> None:
             sheet=df.attrs["sheet"], cell="1:1"))
 
 
+def _unused(ev: CoreEvent, key, rec: dict, keys: list[str], layout, df, row: int, sheet: str,
+            game: bool) -> bool:
+    """Report values of this row that the match's scoring does not read (another group's
+    column, half a pair); True when any was reported (the row is then not used)."""
+    g = ev.reg.group(key[0])
+    sc = g.stage(key[1]).scoring
+    declared = sc.entry_game_columns() if game else sc.entry_match_columns()
+    errs = unused_cells(declared, layout.columns, {k: rec.get(k) for k in keys},
+                        lambda k: cell_of(df, row, k), sheet, ev.gname(g))
+    ev.errors.extend(errs)
+    return bool(errs)
+
+
 def _read_typed(ev: CoreEvent) -> None:
     """成绩 (per match), 逐局成绩 (per game) and 罚分 into :class:`TypedMatch` per match key;
     every row must name a drawn match, and each match is typed at one level only."""
@@ -289,6 +303,9 @@ def _read_typed(ev: CoreEvent) -> None:
             ev.errors.append(InputError("同一场比赛的成绩录入了两行", "the same match is entered twice",
                                         sheet=rsheet, cell=cell_of(res_df, row, "table")))
             continue
+        bad = _unused(ev, key, rec, value_keys, ev.lay.results, res_df, row, rsheet, game=False)
+        if bad:
+            continue
         totals[key] = ({k: rec.get(k) for k in value_keys}, rec["decision"],
                        f"{rsheet}!{cell_of(res_df, row, value_keys[0] if value_keys else 'decision')}")
         cells[key] = {k: f"{rsheet}!{cell_of(res_df, row, k)}" for k in [*value_keys, "decision"]}
@@ -302,7 +319,8 @@ def _read_typed(ev: CoreEvent) -> None:
             ev.errors.append(InputError("逐局成绩行对应的比赛不在对阵表中", "no drawn match for this game row",
                                         sheet=gsheet, cell=cell_of(games_df, row, "table")))
             continue
-        if _earlier_pairing(ev, rec, drawn[key], games_df, row, gsheet, game_keys):
+        if _earlier_pairing(ev, rec, drawn[key], games_df, row, gsheet, game_keys) or \
+                _unused(ev, key, rec, game_keys, ev.lay.games, games_df, row, gsheet, game=True):
             continue
         games.setdefault(key, []).append({"game": rec["game"], **{k: rec.get(k) for k in game_keys},
                                           "_row": row})

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from bianpai.engines.core import is_blank
+from bianpai.engines.eligibility_rules import STAFF_ROLES
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
@@ -27,7 +28,11 @@ if TYPE_CHECKING:  # the event type, for annotations only (the event module impo
     from bianpai.addin.competition import CoreEvent
 
 #: roster roles that are not players (a 领队/教练 row of the people roster enters no one)
-STAFF = re.compile(r"^(领队|教练|领队兼教练)$")
+STAFF = re.compile(r"^(" + "|".join(STAFF_ROLES) + r")$")
+#: 角色 values the reader knows: the 报名 dropdown's, plus the staff roles of the eligibility
+#: rules (总领队, 队医 …); anything else (a typo such as 队长) is refused by cell
+ROLES = tuple(dict.fromkeys([*next(c.choices for c in L.ROSTER_PEOPLE.columns
+                                   if c.key == "role"), *STAFF_ROLES]))
 
 
 def _read_withdrawals(ev: CoreEvent) -> None:
@@ -111,7 +116,13 @@ def _entrants_from_people(ev: CoreEvent) -> None:
     index: list[int] = []
     for row, rec in records(p):
         g = ev.group_of(rec["group"])
-        if g is None or (rec["role"] and STAFF.match(str(rec["role"]))):
+        role = None if is_blank(rec["role"]) else str(rec["role"]).strip()
+        if role is not None and role not in ROLES:
+            ev.errors.append(InputError(f"角色“{role}”无法识别（应为 {'/'.join(ROLES)}）",
+                                        f"unknown role {role!r} (one of {', '.join(ROLES)})",
+                                        sheet=sheet, cell=cell_of(p, row, "role")))
+            continue
+        if g is None or (role and STAFF.match(role)):
             if g is None and rec["group"] is not None:
                 ev.errors.append(InputError(f"未知组别“{rec['group']}”", f"unknown group {rec['group']!r}",
                                             sheet=sheet, cell=cell_of(p, row, "group")))

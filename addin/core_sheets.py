@@ -39,12 +39,21 @@ def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
             vals = [CRITERIA[k].show(rec.get(k)) if isinstance(rec.get(k), tuple) and k in CRITERIA
                     else rec.get(k) for k in crit_cols]
             expl = rec["explanation_zh"] if ev.lang == "zh" else rec.get("explanation_en", "")
-            rows.append([ev.gname(g), ev.sname(s), p, rec["rank"], e, ev.name_of(g, e), ev.unit_of(g, e),
+            rows.append([ev.gname(g), ev.sname(s), pool_name(ev, g, p), rec["rank"], e, ev.name_of(g, e), ev.unit_of(g, e),
                          rec["played"], rec["won"], rec["drawn"], rec["lost"],
                          *[_cell(v) for v in vals], expl])
             if extras is not None:
                 extras.append({"rounds": rec.get("rounds")})
     return rows
+
+
+def pool_name(ev: CoreEvent, g: Group, pool):
+    """The pool as the 排名 sheet shows it: a ``sub_entrants`` label by its Chinese name (NS →
+    南北) in a Chinese workbook, any other pool as labelled."""
+    sub = g.sub_entrants
+    if pool is None or sub is None or ev.lang != "zh" or pool not in sub.labels:
+        return pool
+    return sub.name(sub.labels.index(pool))
 
 
 def _is_knockout(s: Stage) -> bool:

@@ -255,7 +255,7 @@ class EntryColumn:
     belongs to (``{side}`` in titles is replaced by the format's side label), or ``None``;
     ``prefill``: the draw writes it (see below); ``member``: the cell names a person who must
     be a registered player of that side's entrant (出场名单: a line-up typed per board); the
-    pipeline checks it against the roster.
+    pipeline checks it against the roster. ``together``: see below.
     """
 
     key: str
@@ -269,6 +269,9 @@ class EntryColumn:
     #: prefilled values counts as not typed yet
     prefill: bool = False
     member: bool = False
+    #: columns sharing a tag are read only together (主队局分 with 客队局分): the reader refuses
+    #: a row where some of them are typed and others left empty
+    together: str | None = None
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,9 @@ class GoujiEntry(ScoringDefaults):
         seats = [EntryColumn(f"seat_{k}", f"{k}号位", f"Seat {k}", "text",
                              choices=FINISHES + tuple("123456"), width=6) for k in range(1, 7)]
         return seats + [EntryColumn("points_0", "{side}局分", "{side} game points", "decimal",
-                                    side=0, width=8),
+                                    side=0, width=8, together="points"),
                         EntryColumn("points_1", "{side}局分", "{side} game points", "decimal",
-                                    side=1, width=8)]
+                                    side=1, width=8, together="points")]
 
     def entry_match_columns(self) -> list[EntryColumn]:
         return []

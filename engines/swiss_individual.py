@@ -154,6 +154,19 @@ class IndividualSwiss(BaseModel):
                 f"{r} rounds ({n} entrants: ceil(log2 {n})+2={raw}, at least 5, at most a round "
                 f"robin; editable before round 1)")
 
+    def field_warnings(self, state: StageState) -> list[str]:
+        """Before round 1: more rounds than ``n`` entrants can play without a rematch (a round
+        robin: n−1 rounds, n when odd with one bye each, 象棋竞赛规则 14.3 “不重复相遇”); the
+        draw would then stop at a round with no rematch-free pairing. Chinese texts."""
+        n = sum(1 for e in state.entrants if e.join_round <= 1)
+        total = self.total_rounds(state) or 0
+        most = n if n % 2 else n - 1
+        if n < 2 or total <= most:
+            return []
+        return [f"{n} 队最多只能进行 {most} 轮不重复相遇的比赛（{'单数队每轮一队轮空，' if n % 2 else ''}"
+                f"同一队不轮空两次），规程定为 {total} 轮：至迟第 {most + 1} 轮将无法编排（积分编排也可能更早无法编排）；"
+                f"请补双（加派一队）或减少轮次"]
+
     def finished(self, state: StageState) -> bool:
         """Every round drawn and every non-bye match has its result."""
         total = self.total_rounds(state) or 0

@@ -166,7 +166,7 @@ def test_80_ranking_is_matchpoints_then_countback(demo):
     st = [r for r in rows(path, "排名")[1:] if r[0] == P80]
     head = rows(path, "排名")[0]
     mp = head.index("场分")
-    for pool in ("NS", "EW"):
+    for pool in ("南北", "东西"):
         part = [r for r in st if r[2] == pool]
         assert [r[3] for r in part] == list(range(1, 7))
         vals = [Decimal(str(r[mp])) for r in part]
@@ -176,7 +176,7 @@ def test_80_ranking_is_matchpoints_then_countback(demo):
     labels = [boards_from_label(r[5]) for r in rows(path, "对阵")[1:] if r[0] == P80]
     boards = {b for bs in labels for b in bs}
     assert len(boards) == 72 and all(sum(b in bs for bs in labels) == 5 for b in boards)
-    for pool in ("NS", "EW"):
+    for pool in ("南北", "东西"):
         assert sum(Decimal(str(r[mp])) for r in st if r[2] == pool) == 72 * 5 * 4
 
 
@@ -269,10 +269,10 @@ def test_80_misplaced_board_costs_half_a_matchpoint(event):
     """三7 如果牌插错，影响比赛，裁判将判罚0.5比赛分; 五 每次将扣0.5个比赛分."""
     board = boards_from_label([r for r in rows(event, "对阵")[1:] if r[0] == P80][0][5])[0]
     pair = _penalise(event, f"插错牌套 第{board}副")
-    before = standings(event)[(P80, "NS", pair)]
+    before = standings(event)[(P80, "南北", pair)]
     head = rows(event, "排名")[0]
     assert run("rank", event).exit_code == 0
-    after = standings(event)[(P80, "NS", pair)]
+    after = standings(event)[(P80, "南北", pair)]
     mp = head.index("场分")
     assert Decimal(str(after[mp])) == Decimal(str(before[mp])) - Decimal("0.5")
 
@@ -546,7 +546,7 @@ def test_80_withdrawn_pair_leaves_an_empty_seat(tmp_path):
     res = run("rank", path)
     assert res.exit_code == 0, res.output
     st = standings(path)
-    assert st[(P80, "NS", ns)][7] == 1  # the round played before leaving counts
+    assert st[(P80, "南北", ns)][7] == 1  # the round played before leaving counts
     # the 东西 pair at the empty seat in round 2: its 比赛分 of rounds 1 and 3 + half the top of
     # the round-2 boards (top = 2 × (tables that played the board − 1))
     ew = empty[0][8]
@@ -556,7 +556,7 @@ def test_80_withdrawn_pair_leaves_an_empty_seat(tmp_path):
     bset = boards_from_label(empty[0][5])
     tables = sum(1 for r in sched if r[6] is not None and boards_from_label(r[5]) == bset)
     mp = rows(path, "排名")[0].index("场分")
-    assert Decimal(str(st[(P80, "EW", ew)][mp])) == played + len(bset) * (tables - 1)
+    assert Decimal(str(st[(P80, "东西", ew)][mp])) == played + len(bset) * (tables - 1)
 
 
 def test_80_second_illegal_information_ruling_disqualifies_without_a_withdrawal_row(event):

@@ -31,8 +31,10 @@ class ColumnFormat(BaseModel):
     number_format: str | None = None
     # A dropdown list for the data rows below the header (None: no validation).
     choices: list[str] | None = None
-    # Rows below the header that the validation covers (typed sheets leave room to add rows).
-    validation_rows: int = 500
+    # Rows below the header that the validation covers (typed sheets leave room to add rows):
+    # more than any preset's roster (CBSA 规程 十三（一） 512 players + 十二（三） 16 seeds = 528);
+    # the written rows are always covered
+    validation_rows: int = 2000
     wrap: bool = False
 
 

@@ -70,7 +70,7 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
                                 errorTitle="输入无效 / Invalid",
                                 error="请从下拉列表中选择 / choose from the list")
             ws.add_data_validation(dv)
-            dv.add(f"{letter}{hr + 1}:{letter}{hr + col.validation_rows}")
+            dv.add(f"{letter}{hr + 1}:{letter}{hr + max(col.validation_rows, nrows - hr)}")
     for i in fmt.text_columns:
         for r in range(hr + 1, nrows + 1):
             cell = ws.cell(row=r, column=i + 1)

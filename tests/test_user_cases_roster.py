@@ -1,0 +1,75 @@
+"""Roster faults of the new-user trial (user cases ``gouji-player-on-two-teams``,
+``fujian-role-typo-accepted``): each is reported by its cell as the cause, not as a follow-on."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from bianpai.addin import commands
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+
+CASES = Path(__file__).parent / "data" / "user-cases" / "cases"
+
+
+def _check(tmp_path: Path, case: str) -> list[dict]:
+    path = tmp_path / "case.xlsx"
+    shutil.copy(CASES / case / "case.xlsx", path)
+    return commands.check(OpenpyxlPort(path, command="check")).findings
+
+
+def test_player_on_two_teams_is_a_duplicate_not_a_missing_birth_date(tmp_path):
+    """青岛够级 规程 六（一）“所有比赛人员组队参赛”: one player, one team. 程金凤 typed in 烟台队
+    (报名!E4) while on 青岛队 (报名!E2) is reported as the duplicate, naming both cells."""
+    f = _check(tmp_path, "gouji-player-on-two-teams")
+    errs = {x["where"]: x["zh"] for x in f if x["severity"] == "error"}
+    assert errs["报名!E4"] == "程金凤 已在「青岛队」（报名!E2）报名，一名队员只能在一个队"
+    assert not any("出生日期" in z for z in errs.values())
+    assert "队员!B10" in errs  # 烟台队's real 队员1 still has no 报名 cell
+
+
+def test_unknown_role_is_refused_by_cell(tmp_path):
+    """福建老年 规程 六（一）3（1） 80分 “每队领队兼教练1人、队员4人（领队兼教练可兼队员）”: who plays
+    decides the team size, so a 角色 outside the list (``队长``) is refused at 报名!I9 with the
+    allowed values, not counted as a player."""
+    f = _check(tmp_path, "fujian-role-typo-accepted")
+    errs = [x for x in f if x["severity"] == "error"]
+    assert [x["where"] for x in errs] == ["报名!I9"]
+    assert "角色“队长”无法识别" in errs[0]["zh"]
+    assert "队员/领队/教练/领队兼教练/领队兼队员" in errs[0]["zh"]
+
+
+def test_check_foresees_a_flight_that_cannot_stop_at_its_number(tmp_path):
+    """CBSA 规程 十六（二）1 男子“第一场、第二场各晋级16名，第三场、第四场各晋级32名”; 十六（二）1（3）
+    “组委会有权根据实际报名情况调整晋级名额”: with 12 players a flight cannot leave 16, so ``check``
+    (not only the draw) names the flight and the 规程 setting to change."""
+    f = _check(tmp_path, "cbsa-small-field-flight-stop")
+    errs = [x["zh"] for x in f if x["severity"] == "error"]
+    assert any("男1：12 人的标准签表不能恰好剩下 16 人" in z for z in errs)
+    assert any("男3：12 人的标准签表不能恰好剩下 32 人" in z for z in errs)
+    assert all("stop_when_remaining" in z and "groups[0].stages[0].format" in z for z in errs)
+
+
+def test_check_warns_when_the_rounds_exceed_a_rematch_free_field(tmp_path):
+    """福建老年 象棋项目竞赛规程 四2 “比七轮”; 四9 “若出现参赛队伍为单数的，可在赛前指定相关参赛单位加派一支
+    象棋代表队参赛（补双）”: before round 1, 5 teams (one bye a round, none twice) can play at most
+    5 rematch-free rounds, so ``check`` warns (补双 or fewer rounds, naming the 规程 setting);
+    the other groups are not refused."""
+    import openpyxl
+
+    from bianpai.engines.core import StageEntrant, StageState
+    from bianpai.engines.swiss_individual import IndividualSwiss
+
+    st = StageState(entrants=[StageEntrant(number=k, pool=None, seed=k) for k in range(1, 6)])
+    assert IndividualSwiss(rounds=5).field_warnings(st) == []
+    assert "5 队最多只能进行 5 轮" in IndividualSwiss(rounds=7).field_warnings(st)[0]
+    # the trial's workbook before its first draw
+    wb = openpyxl.load_workbook(CASES / "fujian-xiangqi-five-teams-seven-rounds" / "case.xlsx")
+    for name in ("抽签", "_bianpai_draw", "对阵", "桌卡", "记分单", "成绩", "逐局成绩", "罚分",
+                 "排名", "名次录入", "奖励", "移动表", "退赛"):
+        del wb[name]
+    wb.save(tmp_path / "case.xlsx")
+    f = commands.check(OpenpyxlPort(tmp_path / "case.xlsx", command="check")).findings
+    warn = [x["zh"] for x in f if x["severity"] == "warning"]
+    assert len(warn) == 1 and warn[0].startswith("象棋团体积分编排赛：5 队最多只能进行 5 轮")
+    assert "请补双（加派一队）或减少轮次" in warn[0] and "format.rounds" in warn[0]
