@@ -20,6 +20,7 @@ from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.roster_layouts import roster_layout
+from bianpai.workbooks.log_summaries import DrawFacts
 from bianpai.workbooks.sheet_sets import sheet_set
 from bianpai.addin.competition import records
 from bianpai.workbooks.tables import cell_of
@@ -294,11 +295,12 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         done = RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
         done.next_command = "rank"
         raise done
-    _write_draw(ev, seed_of, new, rewrite_draw=late)
+    added = _write_draw(ev, seed_of, new, rewrite_draw=late)
     if joiners:
         write_late_entries(ev, joiners)
+    core_notes = list(notes)
     if relisted:  # tables a hand edit of 对阵 gave other pairs: their entry rows
-        _append_entry_rows(ev, relisted)
+        added += _append_entry_rows(ev, relisted)
         notes.append(f"对阵已手工调整：{'、'.join(f'{ev.gname(g)}第{m.round}轮第{m.table}桌' for g, _s, m in relisted)}"
                      f"，已为其新增成绩行")
     parts: dict[str, int] = {}
@@ -308,6 +310,10 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     summary = "；".join(f"{k}（{n} 场）" for k, n in parts.items()) or "抽签完成"
     result = c.CommandResult("draw", f"编排完成：{summary}" + "".join(f"；{n}" for n in notes),
                              f"drawn: {len(new)} matches", seed=seed)
+    if style_of(ev.reg).draw_summary is not None:  # the workbook style's own sentence
+        result.summary_zh, result.summary_en = _style_summary(ev, new, seed_of, added,
+                                                              relisted, core_notes)
+        result.seed = seed if seed_of else None
     n_new = sum(1 for _g, _s, m in new if not m.is_bye)
     result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
                           "在“成绩”或“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
@@ -316,6 +322,19 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
     return c.finish(port, result, {"seed": seed, "accept_warnings": accept_warnings if warnings
                                    else None}, ev.lang)
+
+
+def _style_summary(ev: CoreEvent, new, seed_of: dict[str, int], added: int, relisted,
+                   notes: list[str]) -> tuple[str, str]:
+    """The draw's 日志 sentence in the workbook style's own words (``SheetSet.draw_summary``)."""
+    drawn = [g for g in ev.reg.groups if ev.groups[g.id].drawn and g.stages]
+    facts = DrawFacts(
+        groups=len(drawn), tables=len(_schedule_rows(ev, new)), rows_added=added,
+        lots_drawn=bool(seed_of),
+        kept_seeds=tuple(sorted({ev.groups[g.id].seed for g in drawn if ev.groups[g.id].seed})),
+        edited=tuple((ev.gname(g), m.round, m.table) for g, _s, m in relisted),
+        notes=tuple(notes))
+    return style_of(ev.reg).draw_summary(facts)
 
 
 def _unlisted(ev: CoreEvent) -> list[tuple[Group, Stage, Match]]:
@@ -369,7 +388,7 @@ def write_record(port: WorkbookPort, layout, rows: list[list], lang: str, keys: 
                                  text_columns=list(range(len(keys)))))
 
 
-def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool = False) -> None:
+def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool = False) -> int:
     from bianpai.addin.competition import DRAW_KEYS
     port, lang = ev.port, ev.lang
     if seed_of or rewrite_draw:
@@ -383,12 +402,14 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool 
         c.write_generated(port, K.movement_layout(sides or ev.lay.sides), mrows, lang,
                           break_on=(0, 1, 2))
     write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
-    _append_entry_rows(ev, new)
+    added = _append_entry_rows(ev, new)
     if style_of(ev.reg).round_papers:
         core_paper.write_round_papers(ev, new)  # 桌卡, 记分单 of the new round
+    return added
 
 
-def _append_entry_rows(ev: CoreEvent, new) -> None:
+def _append_entry_rows(ev: CoreEvent, new) -> int:
+    """Blank entry rows of the new matches; the number of game rows added."""
     port, lang = ev.port, ev.lang
     res_rows, game_rows, game_sides = [], [], []
     states: dict[tuple, Any] = {}
@@ -426,3 +447,4 @@ def _append_entry_rows(ev: CoreEvent, new) -> None:
     # through the workbook style's views (its own columns; the sides on every board row)
     append_core_rows(port, ev.reg, ev.lay.results, res_rows, lang)
     append_core_rows(port, ev.reg, ev.lay.games, game_rows, lang, extra=game_sides)
+    return len(game_rows)

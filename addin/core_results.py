@@ -13,6 +13,7 @@ from bianpai.addin.competition import CoreEvent, load_core_event
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
+from bianpai.workbooks.log_summaries import RankFacts
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse
 from bianpai.addin.core_views import style_of, write_core_sheet
@@ -32,7 +33,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         raise InputErrors([InputError("尚未抽签编排，没有可排名的比赛：请先“抽签编排”",
                                       "nothing is drawn yet: run draw first",
                                       sheet=ev.sheet(K.SCHEDULE))])
-    seed = c.new_seed() if seed is None else int(seed)
+    given, seed = seed, _rank_seed(ev, seed)
     crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
     rows, data, final_rows, extras = [], {}, [], []
     missing = 0
@@ -111,6 +112,14 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     result = c.CommandResult("rank", f"{upto}排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
                              ("" if upto_round is None else f"standings after round {upto_round} ")
                              + f"done ({missing} matches missing)", seed=seed, data=data)
+    style = style_of(ev.reg)
+    if style.rank_summary is not None:  # the workbook style's own sentence
+        total = sum(1 for g in ev.reg.groups if ev.groups[_source_group(ev, g).id].drawn
+                    for s in g.stages if ev.entered(g, s)
+                    for m in ev.stage_matches(g, s) if not m.is_bye)
+        result.summary_zh, result.summary_en = style.rank_summary(RankFacts(
+            upto_round=None if upto_round is None else int(upto_round), missing=missing,
+            any_result=missing < total, final=bool(final_rows)))
     if offers:
         result.summary_zh += (f"；{len(offers)} 场须加赛（排名各项相同）"
                               + (f"，已在“逐局成绩”备好 {added} 行" if added else "")
@@ -119,13 +128,51 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     if c.invalidate_awards(port, ev.lang):
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
+    warned = _stage_warnings(ev)
+    if warned:  # a scoring's checks that do not refuse (typed numbers that do not add up)
+        result.summary_zh += "；请核对（警告）：" + "；".join(warned)
+        result.summary_en += f"; {len(warned)} warning(s): check them"
+        result.findings = [{"severity": "warning", "where": w.split(" ")[0], "zh": w, "en": ""}
+                           for w in warned]
     from bianpai.addin.status import core_status_of
     state, nxt = core_status_of(ev, port)
     if state.startswith("全部成绩已录入"):  # what rank itself just wrote
         state, nxt = ("全部成绩已录入，排名已计算",
                       "可以奖励分配" if ev.reg.awards is not None else "可以打印“排名”")
     result.status_hint = (state, nxt)
-    return c.finish(port, result, {"round": upto_round, "seed": seed}, ev.lang)
+    return c.finish(port, result, {"round": upto_round, "seed": given}, ev.lang)
+
+
+def _rank_seed(ev, seed: int | None):
+    """The seed logged by ``rank``: the one given, else the draw seed its lots use (one per
+    group when they differ: "甲组=1, 乙组=2"), else a fresh one."""
+    if seed is not None:
+        return int(seed)
+    used = {ev.gname(g): ev.groups[g.id].seed for g in ev.reg.groups
+            if ev.groups[g.id].drawn and ev.groups[g.id].seed is not None}
+    if len(set(used.values())) == 1:
+        return next(iter(used.values()))
+    if used:
+        return ", ".join(f"{k}={v}" for k, v in used.items())
+    return c.new_seed()
+
+
+def _stage_warnings(ev) -> list[str]:
+    """Warnings of every entered stage's scoring (``stage_warnings(matches, typed)``, a
+    declared hook), each as "sheet!cells 组别…"."""
+    out = []
+    for g in ev.reg.groups:
+        if not ev.groups[_source_group(ev, g).id].drawn:
+            continue
+        for s in g.stages:
+            check = getattr(s.scoring, "stage_warnings", None)
+            if check is None or not ev.entered(g, s):
+                continue
+            matches = ev.stage_matches(g, s)
+            typed = {m.key: t for m in matches
+                     if (t := ev.typed.get((g.id, s.id, *m.key))) is not None}
+            out += [f"{e.sheet}!{e.cell} {ev.gname(g)}{e.zh}" for e in check(matches, typed)]
+    return out
 
 
 # ------------------------------------------------------------------------------ awards

@@ -37,6 +37,7 @@ import pandas as pd
 from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, is_blank
 from bianpai.engines.errors import InputError, InputErrors, RuleError
+from bianpai.engines.guandan_checks import typed_pct_warnings
 from bianpai.engines.rounding import to_decimal
 
 __all__ = ["GuandanPairsCore", "DECISIONS", "PENALTY_KINDS", "LATE_ROUNDS"]
@@ -152,6 +153,12 @@ class GuandanPairsCore(ScoringDefaults):
         if outs[0] == "BYE":
             values["won"] = (self.bye_counts_as_win,) + (None,) * (n - 1)  # type: ignore[attr-defined]
         return MatchResult(match=match, points=pts, outcome=outs, values=values)
+
+    def stage_warnings(self, matches: list[Match], typed: dict[tuple, TypedMatch]
+                       ) -> list[InputError]:
+        """Typed round percentages that do not add up (八（二）): warnings that ``rank``
+        shows, see :func:`bianpai.engines.guandan_checks.typed_pct_warnings`."""
+        return typed_pct_warnings(matches, typed)
 
     # -- the stage
     def score_stage(self, matches: list[Match], typed: dict[tuple, TypedMatch]

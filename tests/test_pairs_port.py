@@ -181,3 +181,21 @@ def test_core_check_logs_the_golden_summary(golden_on_core):
     want = load_golden()["日志"]
     assert [r for r in golden_on_core["日志"] if r[1] == "check"] == \
         [r for r in want if r[1] == "check"]
+
+
+def test_core_draw_logs_the_golden_summary(golden_on_core):
+    """九 "编号对阵在第一轮比赛前抽签确定": the 日志 rows of both draws are the Shenzhen workbook's
+    ("抽签编排完成：2 个组别，34 桌次，成绩表新增 162 行"; the second keeps the numbers — no seed
+    logged — and names the tables the arbiter changed), by the style's ``draw_summary``."""
+    want = load_golden()["日志"]
+    assert [r[1:] for r in golden_on_core["日志"] if r[1] == "draw"] == \
+        [r[1:] for r in want if r[1] == "draw"]
+
+
+def test_core_rank_logs_the_golden_summary(golden_on_core):
+    """八（二）比赛分: the 日志 row of 计算排名 is the Shenzhen workbook's — the draw's seed (the one
+    its lots use), and the warning that the women's typed round-1 NS percentages (轮成绩!F2、F3)
+    average 51.88, not 50 (the scoring's ``stage_warnings``, shown by the core's rank)."""
+    want = load_golden()["日志"]
+    assert [r for r in golden_on_core["日志"] if r[1] == "rank"] == \
+        [r for r in want if r[1] == "rank"]

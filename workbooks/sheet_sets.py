@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from bianpai.templates.schema import Regulation
+from bianpai.workbooks.log_summaries import (DrawFacts, RankFacts, pairs_draw_summary,
+                                             pairs_rank_summary)
 from bianpai.workbooks.pairs_sheets import pairs_views
 from bianpai.workbooks.layouts import C, SheetLayout
 from bianpai.workbooks.sheet_views import SheetView
@@ -37,7 +39,9 @@ class SheetSet:
     meetings of the same entrants in one 交叉表 cell; ``entrant_rounds``: ``rank`` writes one row
     per entrant and round (:data:`ENTRANT_ROUNDS`, shown through the style's view: 成绩汇总);
     ``quiet_unset``: the 规程 sheet leaves out unset optional settings (a note row says how to
-    add one) instead of a blank row each."""
+    add one) instead of a blank row each; ``draw_summary``: the style's own 日志 sentence for a
+    draw (:mod:`bianpai.workbooks.log_summaries`), with the seed logged only when numbers were
+    drawn by that press; ``rank_summary``: the same for a ranking."""
 
     key: str
     schedule_whole: bool = False
@@ -51,6 +55,8 @@ class SheetSet:
     crosstable_sep: str = "、"
     entrant_rounds: bool = False
     quiet_unset: bool = True
+    draw_summary: Callable[[DrawFacts], tuple[str, str]] | None = None
+    rank_summary: Callable[[RankFacts], tuple[str, str]] | None = None
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns)."""
@@ -70,7 +76,8 @@ SHEET_SETS: dict[str, SheetSet] = {
     "pairs": SheetSet("pairs", schedule_whole=True, views=pairs_views, record_copies=False,
                       round_papers=False, withdrawals_sheet=False, final_sheet=False,
                       rank_papers=False, entry_order=("games", "results"), crosstable_sep="／",
-                      entrant_rounds=True, quiet_unset=False),
+                      entrant_rounds=True, quiet_unset=False,
+                      draw_summary=pairs_draw_summary, rank_summary=pairs_rank_summary),
 }
 
 
