@@ -175,6 +175,9 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
     rules, give their numbers in the new stage (by seeded lot or by place) and write 晋级 with
     the seed; the next ``draw`` then pairs the new stage's first round."""
     ev = load_core_event(port)
+    if all(len(g.stages) <= 1 for g in ev.reg.groups):
+        raise RuleError("本赛事只有一个阶段，没有“下一阶段”",
+                        "this event has a single stage; there is no next stage")
     _scored_or_refuse(ev)
     seed = c.new_seed() if seed is None else int(seed)
     new_rows: list[list] = []

@@ -5,6 +5,8 @@ Part of the one command path of every core event (see :mod:`bianpai.addin.compet
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pandas as pd
 
 from bianpai.addin import commands as c
@@ -47,10 +49,13 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
             part = _standing_rows(ev, g, s, crit_cols, None if upto_round is None else
                                   core_paper.state_after(ev, g, s, int(upto_round)), extras)
             rows += part
-            data[f"{ev.gname(g)} {ev.sname(s)}"] = [
+            # a single-stage style names its rankings by group alone, criteria as numbers
+            plain = style_of(ev.reg).plain_data
+            data[ev.gname(g) if plain else f"{ev.gname(g)} {ev.sname(s)}"] = [
                 {"pool": r[2], "rank": r[3], "number": r[4], "name": r[5], "played": r[7],
                  "won": r[8], "drawn": r[9], "lost": r[10],
-                 **{k: (str(v) if v is not None else None) for k, v in zip(crit_cols, r[11:-1])},
+                 **{k: (_number(v) if plain else str(v)) if v is not None else None
+                    for k, v in zip(crit_cols, r[11:-1])},
                  "explanation": r[-1]} for r in part]
         fs = core_final_standings(ev, g)
         if fs is not None:
@@ -141,6 +146,12 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                       "可以奖励分配" if ev.reg.awards is not None else "可以打印“排名”")
     result.status_hint = (state, nxt)
     return c.finish(port, result, {"round": upto_round, "seed": given}, ev.lang)
+
+
+def _number(v):
+    """A criterion value for JSON: an int when whole, else a float (6, 1.5)."""
+    d = Decimal(str(v))
+    return int(d) if d == d.to_integral_value() else float(d)
 
 
 def _rank_seed(ev, seed: int | None):

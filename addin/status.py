@@ -222,7 +222,10 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
     if states:
         return "；".join(states), nexts[0]
     from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
-    return _finished(port, ev.reg.awards is not None, (K.FINAL,))
+    from bianpai.addin.core_views import style_of  # noqa: PLC0415
+    # a style without 总排名 (a single-stage workbook) ranks finally in its 排名
+    final = K.FINAL if style_of(ev.reg).final_sheet else ev.lay.standings
+    return _finished(port, ev.reg.awards is not None, (final,))
 
 
 def status(port: WorkbookPort) -> tuple[str, str]:

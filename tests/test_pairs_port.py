@@ -199,3 +199,35 @@ def test_core_rank_logs_the_golden_summary(golden_on_core):
     want = load_golden()["日志"]
     assert [r for r in golden_on_core["日志"] if r[1] == "rank"] == \
         [r for r in want if r[1] == "rank"]
+
+
+def test_core_refuses_advance_for_a_single_stage_event(tmp_path, on_core):
+    """九 单循环 (one stage): 进入下一阶段 is refused as the Shenzhen workbook refused it —
+    the event has a single stage — not as a stage still waiting."""
+    from bianpai.engines.errors import RuleError
+    wb = tmp_path / "e.xlsx"
+    _new(wb, _roster())
+    commands.draw(OpenpyxlPort(wb, command="draw"), seed=SEED)
+    with pytest.raises(RuleError, match="本赛事只有一个阶段"):
+        commands.advance(OpenpyxlPort(wb, command="advance"))
+
+
+def test_core_status_of_a_ranked_and_awarded_pairs_event(tmp_path, on_core):
+    """十二 录取名次: the Shenzhen workbook's 排名 is its final ranking (no 总排名 sheet): once ranked
+    and awarded, the fronts' status says so."""
+    from bianpai.addin.status import status
+    from tests.golden_build import build
+    wb = build(tmp_path / "g.xlsx")
+    assert status(OpenpyxlPort(wb))[0] == "全部成绩已录入，排名与奖励已完成"
+
+
+def test_core_rank_data_by_group_with_numbers(tmp_path, on_core):
+    """十二 录取名次 / 八（二）: ``rank --json`` of the Shenzhen workbook names each ranking by its
+    group (a single stage) and gives the criteria as numbers (场分 6, 1.5), as the workbook did."""
+    wb = tmp_path / "e.xlsx"
+    _new(wb, _roster())
+    commands.draw(OpenpyxlPort(wb, command="draw"), seed=SEED)
+    res = commands.rank(OpenpyxlPort(wb, command="rank"), seed=1)
+    assert set(res.data) == {"男子双人赛", "女子双人赛"}
+    assert all(not isinstance(v, str) for r in res.data["男子双人赛"] for k, v in r.items()
+               if k not in ("pool", "name", "explanation") and v is not None)

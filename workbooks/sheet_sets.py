@@ -41,7 +41,9 @@ class SheetSet:
     ``quiet_unset``: the 规程 sheet leaves out unset optional settings (a note row says how to
     add one) instead of a blank row each; ``draw_summary``: the style's own 日志 sentence for a
     draw (:mod:`bianpai.workbooks.log_summaries`), with the seed logged only when numbers were
-    drawn by that press; ``rank_summary``: the same for a ranking."""
+    drawn by that press; ``rank_summary``: the same for a ranking; ``plain_data``: ``rank``
+    hands its rankings (``--json``) by group name alone (a single-stage workbook) instead of
+    "group stage", the criteria as numbers (6, 1.5) instead of text."""
 
     key: str
     schedule_whole: bool = False
@@ -57,6 +59,7 @@ class SheetSet:
     quiet_unset: bool = True
     draw_summary: Callable[[DrawFacts], tuple[str, str]] | None = None
     rank_summary: Callable[[RankFacts], tuple[str, str]] | None = None
+    plain_data: bool = False
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns)."""
@@ -77,7 +80,8 @@ SHEET_SETS: dict[str, SheetSet] = {
                       round_papers=False, withdrawals_sheet=False, final_sheet=False,
                       rank_papers=False, entry_order=("games", "results"), crosstable_sep="／",
                       entrant_rounds=True, quiet_unset=False,
-                      draw_summary=pairs_draw_summary, rank_summary=pairs_rank_summary),
+                      draw_summary=pairs_draw_summary, rank_summary=pairs_rank_summary,
+                      plain_data=True),
 }
 
 
