@@ -57,7 +57,10 @@ def standings_layout(reg: Regulation) -> SheetLayout:
     return SheetLayout(key="standings", zh=L.STANDINGS.zh, en=L.STANDINGS.en, landscape=True,
                        page_break_on=("group",), columns=[
         *[c.model_copy() for c in base[:-1]],
-        *[C(f"c_{n}", CRITERIA[n].label_zh, CRITERIA[n].label_en, width=10) for n in names],
+        # integers print as integers (获胜轮数 3), 场分 with one place (the criterion's places)
+        *[C(f"c_{n}", CRITERIA[n].label_zh, CRITERIA[n].label_en, width=10,
+            number_format="0" if CRITERIA[n].places is None
+            else "0." + "0" * CRITERIA[n].places) for n in names],
         base[-1].model_copy()])
 
 
