@@ -233,20 +233,6 @@ def test_core_rank_data_by_group_with_numbers(tmp_path, on_core):
                if k not in ("pool", "name", "explanation") and v is not None)
 
 
-def test_core_second_draw_keeps_the_whole_schedule(tmp_path, on_core):
-    """九 "编号对阵在第一轮比赛前抽签确定": pressing 抽签编排 again on the Shenzhen workbook (every
-    round already in 对阵) is not refused: the numbers and 对阵 are kept, no 成绩 row is added,
-    and 日志 says the numbers were kept (no seed logged)."""
-    wb = tmp_path / "e.xlsx"
-    _new(wb, _roster())
-    commands.draw(OpenpyxlPort(wb, command="draw"), seed=SEED)
-    before = {k: _sheet(wb, k) for k in ("抽签", "对阵", "成绩")}
-    commands.draw(OpenpyxlPort(wb, command="draw"))
-    assert {k: _sheet(wb, k) for k in before} == before
-    last = _sheet(wb, "日志")[-1]
-    assert last[3] is None and "成绩表新增 0 行；序号沿用原抽签（随机种子 2023）" in last[4]
-
-
 def test_core_standings_print_integers_as_integers(tmp_path, on_core):
     """十三 名次排列 (paper): the core's 排名 of the Shenzhen workbook prints 获胜轮数 as 3, not
     3.00, and 场分 with one place, as the workbook did."""
