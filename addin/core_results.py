@@ -35,6 +35,14 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         raise InputErrors([InputError("尚未抽签编排，没有可排名的比赛：请先“抽签编排”",
                                       "nothing is drawn yet: run draw first",
                                       sheet=ev.sheet(K.SCHEDULE))])
+    if upto_round is not None:  # standings after a round that was drawn
+        last = max((m.round for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
+                    for m in ev.stage_matches(g, s)), default=0)
+        if not 1 <= int(upto_round) <= last:
+            raise InputErrors([InputError(
+                f"--round {upto_round} 超出已编排的轮次：应为 1–{last}",
+                f"--round {upto_round} is outside the drawn rounds: 1–{last}",
+                sheet=ev.sheet(K.SCHEDULE))])
     given, seed = seed, _rank_seed(ev, seed)
     crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
     rows, data, final_rows, extras = [], {}, [], []

@@ -244,3 +244,17 @@ def test_core_standings_print_integers_as_integers(tmp_path, on_core):
     header = [c.value for c in ws[1]]
     assert ws.cell(2, header.index("获胜轮数") + 1).number_format == "0"
     assert ws.cell(2, header.index("场分") + 1).number_format == "0.0"
+
+
+@pytest.mark.parametrize("rnd", [0, 8])
+def test_core_rank_round_out_of_range_is_refused(tmp_path, on_core, rnd):
+    """十三 名次排列 after a round: ``rank --round`` outside the drawn rounds (the women's three,
+    the men's seven: 1–7) is refused, naming the range, and nothing is written."""
+    from bianpai.engines.errors import InputErrors
+    wb = tmp_path / "e.xlsx"
+    _new(wb, _roster())
+    commands.draw(OpenpyxlPort(wb, command="draw"), seed=SEED)
+    before = wb.read_bytes()
+    with pytest.raises(InputErrors, match="1–7"):
+        commands.rank(OpenpyxlPort(wb, command="rank"), upto_round=rnd)
+    assert wb.read_bytes() == before
