@@ -9,7 +9,7 @@ from __future__ import annotations
 from bianpai.addin import commands as c
 from bianpai.addin.command_infra import too_many_entries
 from bianpai.addin.competition import CoreEvent, layouts_for, load_core_event
-from bianpai.addin.core_members import duplicate_players
+from bianpai.addin.core_members import duplicate_players, listed_players
 from bianpai.addin.team_eligibility import team_eligibility_findings
 from bianpai.engines.errors import InputError
 from bianpai.templates.schema import Group, Regulation, Stage
@@ -279,11 +279,12 @@ def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
     elif roster_layout(ev.reg.roster_layout).person_rows:  # e.g. a pair's row: two persons
         out += c.eligibility_findings(_PeopleView(ev, ev.roster))
     else:
+        listed = listed_players(ev.port)
         for g in ev.reg.groups:
             view = _GroupView(ev, g)
             if not view.roster.empty:
                 dups, cells = duplicate_players(view.roster,
-                                                r.attrs.get("sheet", K.ROSTER.zh))
+                                                r.attrs.get("sheet", K.ROSTER.zh), listed)
                 out += [("error", e) for e in dups]
                 out += [f for f in team_eligibility_findings(view) if f[1].where not in cells]
     # a finding about a shared sheet (队员) is found once per group: list it once

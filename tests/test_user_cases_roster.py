@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from bianpai.addin import commands
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 
@@ -73,3 +75,54 @@ def test_check_warns_when_the_rounds_exceed_a_rematch_free_field(tmp_path):
     warn = [x["zh"] for x in f if x["severity"] == "warning"]
     assert len(warn) == 1 and warn[0].startswith("象棋团体积分编排赛：5 队最多只能进行 5 轮")
     assert "请补双（加派一队）或减少轮次" in warn[0] and "format.rounds" in warn[0]
+
+
+def test_namesakes_listed_under_both_teams_are_two_people():
+    """青岛够级 规程 六（一）“所有比赛人员组队参赛”: one player, one team — but two people may share a
+    name (同名). A name on two teams is a duplicate unless 队员 lists a person of that name under
+    each team; with one 队员 row it is the same person typed twice."""
+    import pandas as pd
+
+    from bianpai.addin.core_members import duplicate_players
+    roster = pd.DataFrame({"name": ["青岛队", "烟台队"], "player1": ["王伟", "王伟"],
+                           "player2": ["李娜", "张敏"]}, index=pd.Index([2, 3], name="row"))
+    roster.attrs["columns"] = {"name": "B", "player1": "E", "player2": "F"}
+    both = {("青岛队", "王伟"), ("烟台队", "王伟")}
+    assert duplicate_players(roster, "报名", both) == ([], set())
+    errs, cells = duplicate_players(roster, "报名", {("青岛队", "王伟")})
+    assert cells == {"报名!E3"} and "已在「青岛队」（报名!E2）报名" in errs[0].zh
+
+
+@pytest.mark.parametrize("preset", ["qingdao-gouji-2015", "otog-mind-games-2024",
+                                    "fujian-elder-mind-games-2024",
+                                    "cbsa-chinese-eightball-open-2022"])
+def test_the_default_demo_roster_passes_check(preset, tmp_path, monkeypatch):
+    """README 第一条命令 ``bianpai demo <preset>`` (its default seed): the simulated roster passes 检查名单
+    (青岛够级 六（一）“所有比赛人员组队参赛”: its namesakes on two teams each have their own 队员
+    row), so the demo reaches the draw; the draw is stopped here (the whole walk is tested on
+    smaller fields elsewhere)."""
+    import io
+
+    from rich.console import Console
+
+    from bianpai.addin import core_demo, demo
+
+    class Drawn(Exception):
+        pass
+
+    def stop(*_a, **_k):
+        raise Drawn
+
+    checked = []
+    real_check = core_demo.commands.check
+
+    def check(port):
+        checked.append(real_check(port))
+        return checked[-1]
+
+    monkeypatch.setattr(core_demo.commands, "check", check)
+    monkeypatch.setattr(core_demo.commands, "draw", stop)
+    with pytest.raises(Drawn):
+        demo.run_demo(preset, tmp_path / "d.xlsx", console=Console(file=io.StringIO()))
+    assert len(checked) == 1
+    assert [f["where"] for f in checked[0].findings if f["severity"] == "error"] == []
