@@ -286,7 +286,11 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         listed = "；".join(x.strip() for x in lines if x.strip())  # the matches still missing
         notes.append(head.rstrip("：:") + (f"（{listed}）" if listed else "") + "（未编排）")
     relisted = _unlisted(ev)
-    if not new and not seed_of and not relisted:
+    # a style whose 对阵 lists the whole event re-lists it on every press (the drawn 对阵 is the
+    # record: a hand edit is kept and named), instead of refusing that everything is drawn
+    refresh = ev_sheets.schedule_whole and ev_sheets.draw_summary is not None and not errs \
+        and any(ev.groups[g.id].drawn for g in ev.reg.groups)
+    if not new and not seed_of and not relisted and not refresh:
         if notes:
             exc = RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
             # what to press next, for a caller that drives the commands (the demo, a front)

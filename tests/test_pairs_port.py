@@ -127,8 +127,11 @@ def test_core_draws_the_whole_golden_schedule_at_once(tmp_path, on_core):
     assert _sheet(path, "对阵") == want
     boards = [r for r in _sheet(path, "成绩")[1:] if r[0] is not None]
     assert len(boards) == 162
-    with pytest.raises(Exception, match="均已编排"):  # nothing left to add
-        commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
+    # a second press with every round in 对阵 keeps it (the golden event's second draw,
+    # "序号沿用原抽签"): nothing re-drawn, no row added
+    commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
+    assert _sheet(path, "对阵") == want
+    assert len([r for r in _sheet(path, "成绩")[1:] if r[0] is not None]) == 162
     want[a][5:7], want[b][5:7] = want[b][5:7], want[a][5:7]  # the arbiter swaps them
     _fill(path, "对阵", [want[a]], start_row=a + 1)
     _fill(path, "对阵", [want[b]], start_row=b + 1)
@@ -231,6 +234,20 @@ def test_core_rank_data_by_group_with_numbers(tmp_path, on_core):
     assert set(res.data) == {"男子双人赛", "女子双人赛"}
     assert all(not isinstance(v, str) for r in res.data["男子双人赛"] for k, v in r.items()
                if k not in ("pool", "name", "explanation") and v is not None)
+
+
+def test_core_second_draw_keeps_the_whole_schedule(tmp_path, on_core):
+    """九 "编号对阵在第一轮比赛前抽签确定": pressing 抽签编排 again on the Shenzhen workbook (every
+    round already in 对阵) is not refused: the numbers and 对阵 are kept, no 成绩 row is added,
+    and 日志 says the numbers were kept (no seed logged)."""
+    wb = tmp_path / "e.xlsx"
+    _new(wb, _roster())
+    commands.draw(OpenpyxlPort(wb, command="draw"), seed=SEED)
+    before = {k: _sheet(wb, k) for k in ("抽签", "对阵", "成绩")}
+    commands.draw(OpenpyxlPort(wb, command="draw"))
+    assert {k: _sheet(wb, k) for k in before} == before
+    last = _sheet(wb, "日志")[-1]
+    assert last[3] is None and "成绩表新增 0 行；序号沿用原抽签（随机种子 2023）" in last[4]
 
 
 def test_core_standings_print_integers_as_integers(tmp_path, on_core):
