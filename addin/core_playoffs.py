@@ -41,16 +41,8 @@ def prepare_playoff_rows(ev: CoreEvent, offers) -> int:
             continue
         rows.append([ev.gname(g), ev.sname(s), m.pool, m.round, m.table, n]
                     + [None] * (len(ev.lay.games.columns) - 6))
-    if not rows:
-        return 0
-    port = ev.port
-    name = ev.sheet(ev.lay.games)
-    existing = port.read_values(name)
-    last = len(existing)
-    while last > 1 and all(v in (None, "") for v in existing[last - 1]):
-        last -= 1
-    port.append_rows(name, rows, start_row=max(last, 1) + 1)
-    return len(rows)
+    from bianpai.addin.core_views import append_core_rows  # noqa: PLC0415
+    return append_core_rows(ev.port, ev.reg, ev.lay.games, rows, ev.lang)
 
 
 def explain_playoffs(ev: CoreEvent, offers, rows: list[list]) -> None:
