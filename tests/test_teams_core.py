@@ -197,31 +197,38 @@ def test_bridge_knockout_scoring_is_decided_on_imps():
     assert sc.score_typed(m, _typed(home=31, away=30)).winner == 3
 
 
+def _demo_on_core(monkeypatch, out, preset, pieces, entries):
+    """Run ``preset``'s core demo with the bridge ``pieces`` let onto the core (teams of 4,
+    ``entries`` teams); returns ``rows(sheet)``: the saved sheet as dicts by header."""
+    import openpyxl
+    from rich.console import Console
+
+    from bianpai.addin.competition import is_core_regulation
+    from bianpai.addin.core_demo import run_core_demo
+    for cls in pieces:
+        monkeypatch.setattr(cls, "runs_on_core", True)
+    reg = load_preset(preset)
+    reg.groups[0].team_size = 4
+    assert is_core_regulation(reg)
+    run_core_demo(reg, out, fields={reg.groups[0].id: entries}, pictures=False,
+                  console=Console(quiet=True))
+    book = openpyxl.load_workbook(out, read_only=True)
+
+    def rows(name):
+        it = list(book[name].iter_rows(values_only=True))
+        return [dict(zip(it[0], r)) for r in it[1:]]
+    return rows
+
+
 def test_otog_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     """鄂托克旗 四（二）"积分排位赛前4名进入决赛循环赛…其余队进入附加积分赛（带入排位赛全部VP）":
     with the bridge pieces let onto the core (``runs_on_core``), the generic commands run the
     whole Otog event on the core's own sheets: Swiss 高分对高分 without rematches, the final round
     robin and, beside it, the consolation Swiss with 100 % of the stage-1 VP carried, 总排名 of
     every team."""
-    from rich.console import Console
-
-    from bianpai.addin.competition import is_core_regulation
-    from bianpai.addin.core_demo import run_core_demo
     from bianpai.engines.team_swiss import TeamSwiss
-    for cls in (TeamSwiss, BridgeTeamsVp):
-        monkeypatch.setattr(cls, "runs_on_core", True)
-    reg = load_preset("otog-bridge-teams")
-    reg.groups[0].team_size = 4
-    assert is_core_regulation(reg)
-    out = tmp_path / "otog.xlsx"
-    run_core_demo(reg, out, fields={reg.groups[0].id: 8}, pictures=False,
-                  console=Console(quiet=True))
-    import openpyxl
-    book = openpyxl.load_workbook(out, read_only=True)
-
-    def rows(name):
-        it = list(book[name].iter_rows(values_only=True))
-        return [dict(zip(it[0], r)) for r in it[1:]]
+    rows = _demo_on_core(monkeypatch, tmp_path / "otog.xlsx", "otog-bridge-teams",
+                         (TeamSwiss, BridgeTeamsVp), 8)
     sched = [r for r in rows("对阵") if r["阶段"] == "积分排位赛"]
     pairs = [frozenset((r["主队号"], r["客队号"])) for r in sched if r["客队号"]]
     assert len(pairs) == 20 and len(set(pairs)) == 20  # 5 rounds of 4 tables, no rematch
@@ -280,27 +287,11 @@ def test_fujian_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     Fujian event on the core's own sheets: quarter-finals 1v8, 4v5, 2v7, 3v6 by the stage-1
     place whatever the new numbers, the consolation Swiss beside the knockout, the quarter-final
     losers joining it at round 3 with 25 % of their stage-1 VP + 24."""
-    from rich.console import Console
-
-    from bianpai.addin.competition import is_core_regulation
-    from bianpai.addin.core_demo import run_core_demo
     from bianpai.engines.bridge_knockout import Knockout8
     from bianpai.engines.rounding import q2
     from bianpai.engines.team_swiss import TeamSwiss
-    for cls in (TeamSwiss, BridgeTeamsVp, BridgeKnockoutImps, Knockout8):
-        monkeypatch.setattr(cls, "runs_on_core", True)
-    reg = load_preset("fujian-elder-bridge-teams")
-    reg.groups[0].team_size = 4
-    assert is_core_regulation(reg)
-    out = tmp_path / "fujian.xlsx"
-    run_core_demo(reg, out, fields={reg.groups[0].id: 12}, pictures=False,
-                  console=Console(quiet=True))
-    import openpyxl
-    book = openpyxl.load_workbook(out, read_only=True)
-
-    def rows(name):
-        it = list(book[name].iter_rows(values_only=True))
-        return [dict(zip(it[0], r)) for r in it[1:]]
+    rows = _demo_on_core(monkeypatch, tmp_path / "fujian.xlsx", "fujian-elder-bridge-teams",
+                         (TeamSwiss, BridgeTeamsVp, BridgeKnockoutImps, Knockout8), 12)
     st1 = {r["队号"]: (r["名次"], Decimal(str(r["VP"]))) for r in rows("排名")
            if r["阶段"] == "排位赛"}
     place = {t: p for t, (p, _) in st1.items()}
