@@ -27,7 +27,8 @@ from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, _bracket_grid, _brack
 def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | None = None):
     """计算排名: 排名 (every entered stage, per pool: 场数, 胜平负, each criterion of the chain and
     说明), the 对阵 results column, and 总排名 of every finished group. Award sheets built from an
-    older ranking are emptied."""
+    older ranking are emptied; they are kept when the final ranking (总排名, what the awards were
+    given by) is unchanged: a second press, or ``upto_round`` (a look at an earlier round)."""
     ev = load_core_event(port)
     _scored_or_refuse(ev)
     if not any(ev.groups[g.id].drawn for g in ev.reg.groups) and \
@@ -115,6 +116,8 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         from bianpai.workbooks.sheet_sets import ENTRANT_ROUNDS  # noqa: PLC0415
         erows, eextras = entrant_round_rows(ev)
         write_core_sheet(port, ev.reg, ENTRANT_ROUNDS, erows, ev.lang, extra=eextras)
+    # the awards stay while the final standings they were given by stay (rank again, --round N)
+    kept_final = _final_places(port, ev) if style.final_sheet else None
     if final_rows and style.final_sheet:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
     if style.rank_papers:
@@ -138,7 +141,11 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                               + (f"，已在“逐局成绩”备好 {added} 行" if added else "")
                               + "，录入后请重新计算排名")
         result.summary_en += f"; {len(offers)} ranking play-off(s) to type in Games, then rank again"
-    if c.invalidate_awards(port, ev.lang):
+    if kept_final is not None and kept_final == [_place_key(r) for r in final_rows]:
+        if upto_round is not None and _has_awards(port):
+            result.summary_zh += "；总排名未变，奖励表保留（--round 只查看该轮后的排名）"
+            result.summary_en += "; the final ranking is unchanged: award sheets kept"
+    elif c.invalidate_awards(port, ev.lang):
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
     warned = _stage_warnings(ev)
@@ -154,6 +161,29 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                       "可以奖励分配" if ev.reg.awards is not None else "可以打印“排名”")
     result.status_hint = (state, nxt)
     return c.finish(port, result, {"round": upto_round, "seed": given}, ev.lang)
+
+
+def _place_key(row) -> tuple[str, ...]:
+    """(组别, 名次, 号, 名, 单位) of one 总排名 row, as text (what an award is given by)."""
+    return tuple("" if v is None else str(v).removesuffix(".0") for v in list(row)[:5])
+
+
+def _final_places(port: WorkbookPort, ev) -> list[tuple[str, ...]]:
+    """The 总排名 rows in the workbook before this ``rank`` writes it, as :func:`_place_key`
+    (empty when there is no such sheet)."""
+    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
+    name = find_sheet(port, K.FINAL)
+    if name is None:
+        return []
+    return [_place_key(r) for r in port.read_values(name)[1:]
+            if any(v not in (None, "") for v in r)]
+
+
+def _has_awards(port: WorkbookPort) -> bool:
+    """Whether an award sheet (奖励, 领奖签收表, 证书) holds rows."""
+    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
+    return any((n := find_sheet(port, lay)) is not None and len(port.read_values(n)) > 1
+               for lay in (L.AWARDS, L.AWARD_RECEIPTS, L.CERTIFICATES))
 
 
 def _number(v):

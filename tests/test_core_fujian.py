@@ -643,3 +643,33 @@ def test_xiangqi_lineup_not_handed_in_is_last_rounds(tmp_path):
             got += 1
     assert got == 8 * 4 and lineup[1][3] == team_players[names[1]][4]
     assert run("rank", path).exit_code == 0   # a carried line-up alone is no result
+
+
+def test_a_look_at_an_earlier_round_keeps_the_awards(event):
+    """规程 九 (录取名次与奖励) gives awards by the final ranking; ``rank --round 1`` on a finished
+    event is a look at the standings after round 1 (issue 12): 排名 shows that round, the final
+    ranking (总排名) and the award sheets (奖励, 领奖签收表, 证书) stay as they were."""
+    awards = {s: rows(event, s) for s in ("奖励", "领奖签收表", "证书", "总排名")}
+    final = rows(event, "排名")
+    assert all(len(v) > 1 for v in awards.values())
+    res = run("rank", event, "--round", 1)
+    assert res.exit_code == 0, res.output
+    assert "第1轮后排名" in res.output and "奖励表保留" in res.output
+    assert {s: rows(event, s) for s in awards} == awards
+    assert rows(event, "排名") != final  # the standings after round 1, not the final ones
+    # the full ranking again: the same final ranking keeps the awards too
+    assert run("rank", event).exit_code == 0
+    assert {s: rows(event, s) for s in awards} == awards and rows(event, "排名") == final
+
+
+def test_a_changed_final_ranking_still_empties_the_awards(event):
+    """规程 九: awards follow the final ranking, so one built from an older ranking is emptied by
+    ``rank`` (even ``--round 1``) when a result changed the final ranking, and it says so."""
+    wb = openpyxl.load_workbook(event)
+    ws = wb["总排名"]
+    ws.cell(2, 4).value = "改过的队名"  # what the awards were given by differs from the ranking
+    wb.save(event)
+    res = run("rank", event, "--round", 1)
+    assert res.exit_code == 0, res.output
+    assert "旧的奖励表已清空" in res.output
+    assert rows(event, "奖励")[1:] == []
