@@ -65,11 +65,7 @@ def layouts_for(reg: Regulation) -> Layouts:
     whose formats name their sides differently: 南北/东西 and 先手/后手), else from the first
     stage's format."""
     stages = [s for g in reg.groups for s in g.stages]
-    sides = tuple(getattr(type(stages[0].format), "side_labels", DEFAULT_SIDES)) if stages \
-        else DEFAULT_SIDES
-    if reg.side_titles:
-        en = list(reg.side_titles_en or reg.side_titles)
-        sides = tuple((zh, en[i] if i < len(en) else zh) for i, zh in enumerate(reg.side_titles))
+    sides = K.event_sides(reg)
     mcols, gcols, decisions, crits = [], [], [], []
     seen_m, seen_g, seen_c = set(), set(), set()
     scorings = [(s, sc) for s in stages

@@ -197,6 +197,8 @@ def bulletin_blocks(ev: CoreEvent, upto_round: int | None = None) -> list[dict]:
                              results=res, standings_title="", standings_header=[], standings=[])
                 if s.format.kind not in KNOCKOUT_KINDS:
                     tab = state_after(ev, g, s, r).standings[p]
+                    from bianpai.addin.core_sheets import standings_record  # noqa: PLC0415
+                    record = standings_record(s)
                     crit = CRITERIA[first] if first else None
                     block["standings_title"] = f"第{r}轮后排名" if zh else f"Standings after round {r}"
                     block["standings_header"] = [
@@ -209,7 +211,8 @@ def bulletin_blocks(ev: CoreEvent, upto_round: int | None = None) -> list[dict]:
                         n = int(rec["entrant"])
                         block["standings"].append([
                             int(rec["rank"]), n, ev.name_of(g, n), shown,
-                            f"{rec['won']}-{rec['drawn']}-{rec['lost']}", ev.unit_of(g, n), None])
+                            f"{rec['won']}-{rec['drawn']}-{rec['lost']}" if "won" in record else None,
+                            ev.unit_of(g, n), None])
                 blocks.append(block)
     return blocks
 

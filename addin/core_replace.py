@@ -266,14 +266,14 @@ def write_replacements(ev: "CoreEvent", schedule_rows) -> int:
     ``schedule_rows(ev, [])``) and the team numbers (主队号/客队号) of the match's 成绩 row, so
     the replaced entrant no longer shows (十二（四） “空余名额…择优递补”). Returns the number of
     matches changed."""
-    from bianpai.addin import commands as c  # noqa: PLC0415
+    from bianpai.addin.core_views import write_core_sheet  # noqa: PLC0415
     from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
     from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
     changed = replaced_matches(ev)
     if not changed:
         return 0
     port = ev.port
-    c.write_generated(port, K.SCHEDULE, schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
+    write_core_sheet(port, ev.reg, K.SCHEDULE, schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     name = find_sheet(port, ev.lay.results)
     if name is None:
         return len(changed)

@@ -34,17 +34,30 @@ def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
             tab = tab.assign(rank=[order.get(int(e), (None, ""))[0] for e in tab["entrant"]],
                              explanation_zh=[order.get(int(e), (None, ""))[1] for e in tab["entrant"]])
             tab = tab.sort_values("rank", kind="stable")
+        shown = standings_record(s)
         for rec in tab.to_dict("records"):
             e = int(rec["entrant"])
             vals = [CRITERIA[k].show(rec.get(k)) if isinstance(rec.get(k), tuple) and k in CRITERIA
                     else rec.get(k) for k in crit_cols]
             expl = rec["explanation_zh"] if ev.lang == "zh" else rec.get("explanation_en", "")
             rows.append([ev.gname(g), ev.sname(s), pool_name(ev, g, p), rec["rank"], e, ev.name_of(g, e), ev.unit_of(g, e),
-                         rec["played"], rec["won"], rec["drawn"], rec["lost"],
+                         *[rec[k] if k in shown else None for k in RECORD],
                          *[_cell(v) for v in vals], expl])
             if extras is not None:
                 extras.append({"rounds": rec.get("rounds")})
     return rows
+
+
+#: the record columns of 排名 (场数, 胜, 平, 负), by standings key
+RECORD = ("played", "won", "drawn", "lost")
+
+
+def standings_record(s: Stage) -> tuple[str, ...]:
+    """The record columns (:data:`RECORD`) the 排名 of stage ``s`` shows: its format's
+    ``standings_record`` declaration, all four by default. A movement whose entrants are ranked
+    against the whole field (a Mitchell: 80分规则 二3 "比较比赛中所获比赛分之和 … 最高分 … 次高分")
+    shows 场数 alone: a win against the table's opponents decides nothing there."""
+    return tuple(getattr(type(s.format), "standings_record", RECORD))
 
 
 def pool_name(ev: CoreEvent, g: Group, pool):

@@ -25,6 +25,7 @@ from openpyxl.utils import get_column_letter
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.tables import find_sheet
+from bianpai.addin.core_views import shown_layout
 
 if TYPE_CHECKING:
     from bianpai.addin.competition import CoreEvent
@@ -173,7 +174,8 @@ def collapse_missing_columns(ev: CoreEvent) -> None:
     if not blind:
         return
     lays = [L.ROSTER_PEOPLE if ev.people is not None else K.ROSTER, T.TEAM_PLAYERS, K.DRAW,
-            K.SCHEDULE, K.ENTRIES, K.WITHDRAWALS, K.PENALTIES, ev.lay.results, ev.lay.games]
+            shown_layout(ev.reg, K.SCHEDULE), K.ENTRIES, K.WITHDRAWALS, K.PENALTIES, ev.lay.results,
+            ev.lay.games]
     by_sheet = {find_sheet(ev.port, lay): lay for lay in lays if find_sheet(ev.port, lay)}
     done: set[str] = set()
     first = []
@@ -185,7 +187,7 @@ def collapse_missing_columns(ev: CoreEvent) -> None:
         header = [str(v).strip() if v is not None else ""
                   for v in ((ev.port.read_values(e.sheet) or [[]])[0] if lay else [])]
         missing = [c for c in (lay.columns if lay else [])
-                   if not any(t in header for t in (c.zh, c.en, c.key))]
+                   if not any(t in header for t in (c.zh, c.en, c.key, *c.aliases))]
         zh = "、".join(f"“{c.zh}”" for c in missing) or "某一列"
         en = ", ".join(repr(c.en) for c in missing) or "a column"
         first.append(InputError(

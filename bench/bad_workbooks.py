@@ -15,7 +15,10 @@ runner). Each run is classified:
 * ``SILENT``    — exit 0 with sheets written that differ from the undamaged workbook's (wrong or
   lost data accepted), or a file case done wrong;
 * ``no-address``— refused, but a message has no usable address (``成绩!?9``, none at all);
-* ``written``   — refused but the workbook changed.
+* ``written``   — refused but the workbook changed;
+* ``refused-harmless`` — a harmless change (``expect == "same"``: rows re-sorted, a column in
+  front, a header over an empty optional column) refused where the undamaged workbook is not:
+  not a fault of trust, but a needless stop for the organizer; counted apart from ``clear``.
 
 Prints a table (kind × outcome) and, with ``-v``, every run that is not clear or harmless.
 Options: ``--presets gouji,otog``, ``--seed N``, ``--kinds 'sheet deleted,files'``, ``--keep DIR``.
@@ -134,6 +137,8 @@ def classify(m, command, base: dict, path: Path, folder: Path) -> tuple[str, str
         return "written", text
     if b_code == code and " ".join(b_out.split()) == " ".join(output.split()):
         return "harmless", "same refusal as the undamaged workbook"
+    if m.expect == "same":  # a harmless change refused (with an address or not): not "clear"
+        return "refused-harmless", text
     errs = [ln for ln in output.splitlines() if ln.startswith("  ") and not ln.startswith("      ")
             and not ln.strip().startswith(("本工作簿", "下一步", "当前状态", "… 另有"))]
     if code == 1 and command == "check":
@@ -184,7 +189,7 @@ def run_preset(short: str, folder: Path, seed: int, kinds: set[str] | None, verb
             outcome, detail = classify(m, command, base, p, tmp)
             table[m.kind][outcome] += 1
             table["(all)"][outcome] += 1
-            if verbose and outcome not in ("clear", "harmless"):
+            if verbose and outcome not in ("clear", "harmless"):  # refused-harmless shown too
                 print(f"{outcome:10} {short:6} {command:8} {m.name}: {detail}")
             shutil.rmtree(tmp, ignore_errors=True)
 
@@ -203,10 +208,10 @@ def main(argv=None) -> int:
     table: dict = collections.defaultdict(collections.Counter)
     for short in a.presets.split(","):
         run_preset(short.strip(), folder, a.seed, kinds, a.v, table)
-    outcomes = ["clear", "harmless", "CRASH", "SILENT", "no-address", "written"]
-    print(f"\n{'kind':26}" + "".join(f"{o:>11}" for o in outcomes))
+    outcomes = ["clear", "harmless", "refused-harmless", "CRASH", "SILENT", "no-address", "written"]
+    print(f"\n{'kind':26}" + "".join(f"{o:>17}" for o in outcomes))
     for kind, c in sorted(table.items(), key=lambda kv: kv[0] == "(all)"):
-        print(f"{kind:26}" + "".join(f"{c[o]:>11}" for o in outcomes))
+        print(f"{kind:26}" + "".join(f"{c[o]:>17}" for o in outcomes))
     return 0
 
 

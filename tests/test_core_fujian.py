@@ -673,3 +673,36 @@ def test_a_changed_final_ranking_still_empties_the_awards(event):
     assert res.exit_code == 0, res.output
     assert "旧的奖励表已清空" in res.output
     assert rows(event, "奖励")[1:] == []
+
+
+def test_the_mitchell_standings_show_no_wins_draws_or_losses(demo):
+    """扑克牌升级（80分）比赛规则 二3 “首先比较比赛中所获比赛分之和，高者列前；如比赛分相同，则比较最高分”:
+    a pair is ranked against its whole direction, so the 80分 排名 shows 场数 and
+    the 比赛分 but no 胜/平/负; the team events (象棋, 围棋) keep them."""
+    path = demo[0]
+    head = rows(path, "排名")[0]
+    won, played = head.index("胜"), head.index("场数")
+    p80 = [r for r in rows(path, "排名")[1:] if r[0] == P80]
+    assert p80 and all(r[won] is None and r[won + 1] is None and r[won + 2] is None for r in p80)
+    assert all(isinstance(r[played], int) and r[played] > 0 for r in p80)
+    xq = [r for r in rows(path, "排名")[1:] if r[0] == "象棋"]
+    assert xq and all(isinstance(r[won], int) for r in xq)
+
+
+def test_pairings_name_the_sides_as_the_regulation_does(event):
+    """规程 sets 对阵双方 as 甲方/乙方 (preset ``side_titles``, one setting): 对阵 shows 甲方号/甲方/
+    乙方号/乙方 as 成绩 does; a workbook whose 对阵 still has the older 主队号/主队 headers reads
+    as before and is rewritten in the regulation's titles."""
+    assert run("rank", event).exit_code == 0
+    head = rows(event, "对阵")[0]
+    assert head[6:10] == ("甲方号", "甲方", "乙方号", "乙方")
+    assert rows(event, "成绩")[0][5:7] == ("甲方号", "乙方号")
+    wb = openpyxl.load_workbook(event)
+    for c, t in zip(range(7, 11), ("主队号", "主队", "客队号", "客队")):
+        wb["对阵"].cell(1, c).value = t
+    wb.save(event)
+    before = rows(event, "排名")
+    res = run("rank", event)
+    assert res.exit_code == 0, res.output
+    assert rows(event, "对阵")[0][6:10] == ("甲方号", "甲方", "乙方号", "乙方")
+    assert rows(event, "排名") == before

@@ -53,6 +53,40 @@ SCHEDULE = SheetLayout(key="schedule", zh="对阵", en="Pairings", landscape=Tru
     C("result", "结果", "Result", width=12),
     C("explanation", "说明", "Note", width=24)])
 
+#: the sides a team event names when nothing else is declared
+HOME_AWAY = (("主队", "Home"), ("客队", "Away"))
+
+
+def event_sides(reg) -> tuple[tuple[str, str], ...]:
+    """The side titles of regulation ``reg`` ((zh, en) in side order): its ``side_titles`` when
+    set (an event whose formats name their sides differently), else the first stage's format's
+    ``side_labels`` (主队/客队 for teams, 先手/后手, 南北/东西, 甲方/乙方 …), else 主队/客队."""
+    stages = [s for g in reg.groups for s in g.stages]
+    sides = tuple(getattr(type(stages[0].format), "side_labels", HOME_AWAY)) if stages \
+        else HOME_AWAY
+    if reg.side_titles:
+        en = list(reg.side_titles_en or reg.side_titles)
+        sides = tuple((zh, en[i] if i < len(en) else zh) for i, zh in enumerate(reg.side_titles))
+    return sides
+
+
+def schedule_layout(sides) -> SheetLayout:
+    """对阵 with the event's side titles (甲方号/甲方, 先手号/先手 …) instead of 主队/客队; a
+    workbook written with 主队号/主队 headers still reads (the old titles are aliases)."""
+    s0, s1 = sides[0], sides[1]
+    if (s0[0], s1[0]) == (HOME_AWAY[0][0], HOME_AWAY[1][0]):
+        return SCHEDULE
+    titles = {"side0": (f"{s0[0]}号", f"{s0[1]} No"), "side0_name": s0,
+              "side1": (f"{s1[0]}号", f"{s1[1]} No"), "side1_name": s1}
+    cols = []
+    for col in SCHEDULE.columns:
+        if col.key in titles:
+            zh, en = titles[col.key]
+            col = col.model_copy(update={"zh": zh, "en": en, "aliases": (col.zh, col.en)})
+        cols.append(col)
+    return SCHEDULE.model_copy(update={"columns": cols})
+
+
 ENTRIES = SheetLayout(key="entries", zh="晋级", en="Qualifiers", landscape=True, columns=[
     C("group", "组别", "Group", width=12), C("stage", "阶段", "Stage", width=12),
     C("number", "队号", "Team No", "int", width=6), C("name", "队名", "Team", width=16),

@@ -27,6 +27,8 @@ class Column(BaseModel):
     choices: list[str] | None = None
     width: float = 10
     number_format: str | None = None
+    #: other titles a reader accepts for this column (a header an older version wrote)
+    aliases: tuple[str, ...] = ()
 
     def title(self, lang: str) -> str:
         return self.en if lang == "en" else self.zh

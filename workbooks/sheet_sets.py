@@ -16,6 +16,7 @@ from bianpai.templates.schema import Regulation
 from bianpai.workbooks.log_summaries import (DrawFacts, RankFacts, pairs_draw_summary,
                                              pairs_rank_summary)
 from bianpai.workbooks.pairs_sheets import pairs_views
+from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.layouts import C, SheetLayout
 from bianpai.workbooks.sheet_views import SheetView
 
@@ -62,8 +63,14 @@ class SheetSet:
     plain_data: bool = False
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
-        """The style's view of core sheet ``key`` (``None``: the core's own columns)."""
-        return (self.views(reg) if self.views is not None else {}).get(key)
+        """The style's view of core sheet ``key`` (``None``: the core's own columns). Without
+        one of its own, 对阵 is shown in the event's side titles
+        (:func:`~bianpai.workbooks.core_layouts.schedule_layout`: 甲方/乙方, 先手/后手 …)."""
+        own = (self.views(reg) if self.views is not None else {}).get(key)
+        if own is None and key == K.SCHEDULE.key:  # 对阵 in the event's side titles
+            shown = K.schedule_layout(K.event_sides(reg))
+            return None if shown is K.SCHEDULE else SheetView(shown)
+        return own
 
 
 #: one row per entrant and round of a stage (the entrant's side, opponent, match points,

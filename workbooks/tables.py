@@ -79,7 +79,7 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
     header = [str(v).strip() if v is not None else "" for v in grid[0]]
     pos: dict[str, int] = {}
     for c in layout.columns:
-        for title in (c.zh, c.en, c.key):
+        for title in (c.zh, c.en, c.key, *c.aliases):
             if title in header:
                 pos[c.key] = header.index(title)
                 break
