@@ -175,6 +175,31 @@ def _check_rounds(ev: CoreEvent, rows: list[dict], sheet: str, d: pd.DataFrame) 
                     sheet=sheet, cell=cell_of(d, r["row"], k)))
             else:
                 seen[key] = r["row"]
+    _check_rematches(ev, rows, sheet, d)
+
+
+def _check_rematches(ev: CoreEvent, rows: list[dict], sheet: str, d: pd.DataFrame) -> None:
+    """A hand edit of 对阵 may not pair two entrants more often than the stage's format allows
+    (its ``max_meetings`` declaration, e.g. a Swiss: once, FIDE C.04.1 b); the later meeting
+    is refused at its cell. Formats without the declaration are not checked."""
+    limit = {(g.id, s.id): getattr(s.format, "max_meetings", None)
+             for g in ev.reg.groups for s in g.stages}
+    met: dict[tuple, list[dict]] = {}
+    for r in sorted(rows, key=lambda r: (r["round"] or 0, r["row"])):
+        most = limit.get((r["group_id"], r["stage_id"]))
+        if most is None or r["side0"] is None or r["side1"] is None:
+            continue
+        a, b = sorted((int(r["side0"]), int(r["side1"])))
+        before = met.setdefault((r["group_id"], r["stage_id"], a, b), [])
+        if len(before) >= most:
+            first = before[0]
+            ev.errors.append(InputError(
+                f"第{r['round']}轮 {a}号 对 {b}号 是重复对阵（第{first['round']}轮已相遇，见第{first['row']}行）："
+                f"本阶段赛制不允许双方再次相遇",
+                f"round {r['round']}: {a} v {b} is a rematch (they met in round {first['round']}, "
+                f"row {first['row']}); this stage's format pairs them once",
+                sheet=sheet, cell=cell_of(d, r["row"], "side1")))
+        before.append(r)
 
 
 def _read_entries(ev: CoreEvent) -> pd.DataFrame:

@@ -95,6 +95,9 @@ class IndividualSwiss(BaseModel):
 
     kind: Literal["swiss_individual"] = "swiss_individual"
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("先手", "White"), ("后手", "Black"))
+    #: how often two entrants may meet in the stage (FIDE C.04.1 b: not twice): a hand edit of
+    #: 对阵 that pairs them again is refused by the reader (the draw itself never does)
+    max_meetings: ClassVar[int] = 1
 
     rounds: int | None = Field(None, ge=1)
     mode: Literal["chinese", "dutch"] = "chinese"
