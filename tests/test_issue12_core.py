@@ -26,6 +26,13 @@ from tests.test_cli_flow import run
 from tests.test_package_save import _png, load_quietly, members, sheet_part
 
 SWISS = "中国象棋成年组"  # otog: 积分编排赛 (swiss_individual)
+#: what Excel 2010+ writes for a list validation whose source is on another sheet
+X14 = ('<extLst><ext uri="{CCE6A557-97BC-4b89-ADB6-D9C93CAAB3DF}" '
+       'xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main">'
+       '<x14:dataValidations count="1" xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main">'
+       '<x14:dataValidation type="list" allowBlank="1" showInputMessage="1" showErrorMessage="1">'
+       '<x14:formula1><xm:f>统计!$A$2:$A$2</xm:f></x14:formula1><xm:sqref>D2:D200</xm:sqref>'
+       '</x14:dataValidation></x14:dataValidations></ext></extLst>')
 
 
 @pytest.fixture(scope="module")
@@ -132,8 +139,9 @@ def test_otog_pairings_say_side_a_and_b(otog):
 # ------------------------------------------------------------------ what the organizer made
 
 def test_what_excel_users_add_survives_core_commands(otog):
-    """Issue 12 “Nothing made in Excel is lost”: on a core workbook a defined name, a conditional
-    format, a comment, an image, a chart sheet and a print area survive ``rank`` and ``draw``."""
+    """Issue 12 “Nothing made in Excel is lost”: on a core workbook an x14 cross-sheet dropdown, a
+    defined name, a conditional format, a comment, an image, a chart sheet and a print area
+    survive ``rank`` and ``draw``."""
     pytest.importorskip("PIL")
     import io
     from openpyxl.chart import BarChart, Reference
@@ -157,7 +165,16 @@ def test_what_excel_users_add_survives_core_commands(otog):
     chart.add_data(Reference(charts, min_col=2, min_row=1, max_row=2), titles_from_data=True)
     charts.add_chart(chart, "D2")
     book.save(otog)
+    # an Excel 2010+ cross-sheet dropdown (x14 data validation, which openpyxl cannot keep)
+    part = sheet_part(otog, "报名")
+    with zipfile.ZipFile(otog) as z:
+        items = {n: z.read(n) for n in z.namelist()}
+    items[part] = items[part].replace(b"</worksheet>", X14.encode() + b"</worksheet>")
+    with zipfile.ZipFile(otog, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, data in items.items():
+            z.writestr(n, data)
     before = members(otog)
+    assert b"x14:dataValidation" in before[part]
     kept = [sheet_part(otog, s) for s in ("报名", "统计")] + [
         n for n in before if n.startswith(("xl/drawings/", "xl/charts/", "xl/media/", "xl/comments"))]
     for cmd in (["rank", otog], ["draw", otog, "--seed", "3"]):
