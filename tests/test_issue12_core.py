@@ -217,3 +217,16 @@ def test_formulas_typed_in_a_core_result_sheet_read_twice(otog):
         assert res.exit_code == 0, res.output
         assert rows(otog, "排名") == plain
     assert b"<f>1+" in members(otog)[sheet_part(otog, "逐局成绩")]
+
+
+def test_a_column_inserted_before_the_regulation_names_the_cause(otog):
+    """Issue 12 “the first cause is named”: a column inserted in front of 规程 is refused as that
+    (设置项 is now column B), not as a missing ``preset`` row; nothing written."""
+    wb = openpyxl.load_workbook(otog)
+    wb["规程"].insert_cols(1)
+    wb.save(otog)
+    before = members(otog)
+    res = run("rank", otog)
+    assert res.exit_code == 2
+    assert "规程!B1" in res.output and "插入了列" in res.output and "preset" not in res.output
+    assert members(otog) == before

@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 import yaml
+from openpyxl.utils import get_column_letter
 
 from pydantic import ValidationError
 
@@ -302,6 +303,14 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
 def _regulation_from_sheet(port: WorkbookPort, sheet: str) -> Regulation:
     values = read_settings(port, SETTINGS)
     if "preset" not in values:
+        head = [str(v).strip() if v is not None else "" for v in (port.read_values(sheet) or [[]])[0]]
+        at = next((i for i, v in enumerate(head) if v in ("设置项", "Setting")), 0)
+        if at > 0:  # columns inserted in front: the settings are read from fixed columns A–C
+            letter = get_column_letter(at + 1)
+            raise InputError(f"规程表的“设置项”列应在A列，现在在{letter}列（在A列前插入了列？请删去插入的列）",
+                             f"the Regulation sheet's 'Setting' column must be column A, not "
+                             f"{letter} (a column inserted in front? delete it)",
+                             sheet=sheet, cell=f"{letter}1")
         raise InputError("规程表缺少“preset”行（规程预设名称）",
                          "the Regulation sheet has no 'preset' row", sheet=sheet, cell="A:A")
     preset, prow = values.pop("preset")
