@@ -19,7 +19,7 @@ from bianpai.workbooks.log_summaries import RankFacts
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse
 from bianpai.addin.core_views import style_of, write_core_sheet
-from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, _bracket_grid, _bracket_rows,
+from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, write_brackets,
                                        _crosstable, _source_group, _standing_rows,
                                        core_final_standings, ranking_name)
 
@@ -104,12 +104,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         write_core_sheet(port, ev.reg, K.crosstable_layout(ev.crosstable_width), xrows, ev.lang,
                          extra=xextras, break_on=(0, 1, 2))
     write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
-    brackets = _bracket_rows(ev)
-    if brackets:
-        c.write_generated(port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))
-    width, grid = _bracket_grid(ev)
-    if grid:
-        c.write_generated(port, K.bracket_grid_layout(width), grid, ev.lang, break_on=(0, 1, 2))
+    write_brackets(ev)
     style = style_of(ev.reg)
     if style.entrant_rounds:  # e.g. 成绩汇总: one row per entrant and round
         from bianpai.addin.core_sheets import entrant_round_rows  # noqa: PLC0415

@@ -160,6 +160,33 @@ def bracket_stages(ev: CoreEvent):
                 yield g, s, table(ev.state(g, s, with_standings=False))
 
 
+def write_brackets(ev: CoreEvent, new: list | None = None) -> None:
+    """Rebuild 签表 and 签表图 of every bracket stage; ``new``: ``(group, stage, match)`` drawn
+    by this press and not yet in ``ev``'s 对阵 (``draw`` refreshes the bracket with the round it
+    drew, issue 12 "The knockout sheet is refreshed by draw")."""
+    from bianpai.addin import command_infra as c  # noqa: PLC0415
+    from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
+    kept = ev.schedule
+    if new:
+        added = pd.DataFrame([dict(group_id=g.id, stage_id=s.id, pool=m.pool, round=m.round,
+                                   table=m.table, label=m.label, side0=m.sides[0],
+                                   side1=m.sides[1] if len(m.sides) > 1 else None, row=None)
+                              for g, s, m in new], dtype=object)
+        both = added if kept is None or kept.empty else \
+            pd.concat([kept.astype(object), added], ignore_index=True)
+        ev.schedule = both.astype(object).where(both.notna(), None)
+    try:
+        brackets = _bracket_rows(ev)
+        if brackets:
+            c.write_generated(ev.port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))
+        width, grid = _bracket_grid(ev)
+        if grid:
+            c.write_generated(ev.port, K.bracket_grid_layout(width), grid, ev.lang,
+                              break_on=(0, 1, 2))
+    finally:
+        ev.schedule = kept
+
+
 def _bracket_rows(ev: CoreEvent) -> list[list]:
     """Rows of 签表 for every entered stage whose format draws a bracket (``bracket_table``):
     one row per slot, in round and bracket order, names for numbers, 轮空 / 待定 placeholders."""

@@ -230,3 +230,26 @@ def test_a_column_inserted_before_the_regulation_names_the_cause(otog):
     assert res.exit_code == 2
     assert "规程!B1" in res.output and "插入了列" in res.output and "preset" not in res.output
     assert members(otog) == before
+
+
+def test_draw_refreshes_the_bracket_sheets(otog):
+    """Issue 12 “The knockout sheet is refreshed by draw”: otog 跳棋 单淘汰赛 — after round 2 is
+    typed, ``draw`` writes the final into 对阵 and into 签表 / 签表图 (not stale until ``rank``)."""
+    group = "跳棋成年组"
+    assert run("rank", otog).exit_code == 0  # 签表 as of round 2 (the final still 待定)
+    final_before = [r for r in rows(otog, "签表")[1:] if r[0] == group and r[5] is not None
+                    and r[3] == "决赛"]
+    assert final_before == []
+    winners = [s[0] for s in _round(otog, group, 2).values()]
+    wb = openpyxl.load_workbook(otog)
+    ws = wb["逐局成绩"]
+    for r in _rows_of(otog, "逐局成绩", group, 2):
+        ws.cell(r, 11).value = "1-0"  # 甲方 wins
+    wb.save(otog)
+    res = run("draw", otog, "--seed", "3")
+    assert res.exit_code == 0, res.output
+    assert sorted(_round(otog, group, 3)[1]) == sorted(winners)
+    final = [r for r in rows(otog, "签表")[1:] if r[0] == group and r[3] == "决赛"]
+    assert sorted(r[5] for r in final if r[5] is not None) == sorted(winners)
+    grid = [v for r in rows(otog, "签表图") for v in r if isinstance(v, str)]
+    assert any(str(winners[0]) in v for v in grid)
