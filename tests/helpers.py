@@ -68,3 +68,38 @@ def set_setting(path: Path, key: str, value) -> None:
     else:
         raise KeyError(key)
     wb.save(path)
+
+
+def decorate_like_excel(path: Path, *, unit_range: str, match_text: str, comment: str,
+                        image_at: str, print_area: str, stats: tuple[str, str, str, object]) -> None:
+    """Add to the 报名 sheet of ``path`` what an organizer's Excel adds (issue 12 "Nothing made in
+    Excel is lost"): a defined name 参赛单位 over ``unit_range``, a conditional format on C2:C50
+    matching ``match_text``, a comment on C2, an 8×8 PNG at ``image_at``, a print area, and a
+    sheet 统计 (``stats`` = two headers, a label and a value) with a bar chart. Needs Pillow."""
+    import io
+
+    from openpyxl.chart import BarChart, Reference
+    from openpyxl.comments import Comment
+    from openpyxl.drawing.image import Image
+    from openpyxl.formatting.rule import CellIsRule
+    from openpyxl.styles import PatternFill
+    from openpyxl.workbook.defined_name import DefinedName
+    from PIL import Image as PILImage
+
+    png = io.BytesIO()
+    PILImage.new("RGB", (8, 8), (200, 30, 30)).save(png, format="PNG")
+    book = openpyxl.load_workbook(path)
+    ws = book["报名"]
+    book.defined_names["参赛单位"] = DefinedName("参赛单位", attr_text=f"'报名'!{unit_range}")
+    ws.conditional_formatting.add("C2:C50", CellIsRule(operator="equal", formula=[f'"{match_text}"'],
+                                                       fill=PatternFill("solid", "FFC7CE")))
+    ws["C2"].comment = Comment(comment, "裁判长")
+    ws.add_image(Image(io.BytesIO(png.getvalue())), image_at)
+    ws.print_area = print_area
+    charts = book.create_sheet("统计")
+    charts.append(list(stats[:2]))
+    charts.append(list(stats[2:]))
+    chart = BarChart()
+    chart.add_data(Reference(charts, min_col=2, min_row=1, max_row=2), titles_from_data=True)
+    charts.add_chart(chart, "D2")
+    book.save(path)

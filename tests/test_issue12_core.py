@@ -21,9 +21,9 @@ from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.sheet_sets import sheet_set
 from tests.bad_workbooks import PRESETS, mid_event
-from tests.helpers import sheet_rows as rows
+from tests.helpers import decorate_like_excel, sheet_rows as rows
 from tests.test_cli_flow import run
-from tests.test_package_save import _png, load_quietly, members, sheet_part
+from tests.test_package_save import load_quietly, members, sheet_part
 
 SWISS = "中国象棋成年组"  # otog: 积分编排赛 (swiss_individual)
 #: what Excel 2010+ writes for a list validation whose source is on another sheet
@@ -143,28 +143,8 @@ def test_what_excel_users_add_survives_core_commands(otog):
     defined name, a conditional format, a comment, an image, a chart sheet and a print area
     survive ``rank`` and ``draw``."""
     pytest.importorskip("PIL")
-    import io
-    from openpyxl.chart import BarChart, Reference
-    from openpyxl.comments import Comment
-    from openpyxl.drawing.image import Image
-    from openpyxl.formatting.rule import CellIsRule
-    from openpyxl.styles import PatternFill
-    from openpyxl.workbook.defined_name import DefinedName
-    book = openpyxl.load_workbook(otog)
-    ws = book["报名"]
-    book.defined_names["参赛单位"] = DefinedName("参赛单位", attr_text="'报名'!$D$2:$D$9")
-    ws.conditional_formatting.add("C2:C50", CellIsRule(operator="equal", formula=['"济南"'],
-                                                       fill=PatternFill("solid", "FFC7CE")))
-    ws["C2"].comment = Comment("领队 / captain", "裁判长")
-    ws.add_image(Image(io.BytesIO(_png())), "T2")
-    ws.print_area = "A1:M9"
-    charts = book.create_sheet("统计")
-    charts.append(["项目", "人数"])
-    charts.append(["象棋", 10])
-    chart = BarChart()
-    chart.add_data(Reference(charts, min_col=2, min_row=1, max_row=2), titles_from_data=True)
-    charts.add_chart(chart, "D2")
-    book.save(otog)
+    decorate_like_excel(otog, unit_range="$D$2:$D$9", match_text="济南", comment="领队 / captain",
+                        image_at="T2", print_area="A1:M9", stats=("项目", "人数", "象棋", 10))
     # an Excel 2010+ cross-sheet dropdown (x14 data validation, which openpyxl cannot keep)
     part = sheet_part(otog, "报名")
     with zipfile.ZipFile(otog) as z:

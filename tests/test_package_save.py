@@ -8,7 +8,6 @@ comments, an image and a chart.
 
 from __future__ import annotations
 
-import io
 import shutil
 import subprocess
 import warnings
@@ -21,7 +20,7 @@ from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
 from bianpai.workbooks import package
-from tests.helpers import four_pairs, new_event
+from tests.helpers import decorate_like_excel, four_pairs, new_event
 
 CASES = Path(__file__).parent / "data" / "cases"
 runner = CliRunner()
@@ -109,41 +108,14 @@ def test_typed_formulas_read_by_two_commands_in_a_row(tmp_path):
 
 # -- a workbook with everything Excel users add -----------------------------------------------
 
-def _png() -> bytes:
-    from PIL import Image as PILImage
-    buf = io.BytesIO()
-    PILImage.new("RGB", (8, 8), (200, 30, 30)).save(buf, format="PNG")
-    return buf.getvalue()
-
-
 def decorated_event(tmp_path: Path) -> Path:
     """A pairs event with a defined name, a conditional format, a comment, an image, an x14-free
     dropdown, a chart sheet and a print area — added the way a user's Excel would."""
     pytest.importorskip("PIL")
-    from openpyxl.chart import BarChart, Reference
-    from openpyxl.comments import Comment
-    from openpyxl.drawing.image import Image
-    from openpyxl.formatting.rule import CellIsRule
-    from openpyxl.styles import PatternFill
-    from openpyxl.workbook.defined_name import DefinedName
-
     path = new_event(tmp_path / "e.xlsx")
     four_pairs(path)
-    book = openpyxl.load_workbook(path)
-    ws = book["报名"]
-    book.defined_names["参赛单位"] = DefinedName("参赛单位", attr_text="'报名'!$K$2:$K$5")
-    ws.conditional_formatting.add("C2:C50", CellIsRule(operator="equal", formula=['"甲1"'],
-                                                       fill=PatternFill("solid", "FFC7CE")))
-    ws["C2"].comment = Comment("队长 / captain", "裁判长")
-    ws.add_image(Image(io.BytesIO(_png())), "P2")
-    ws.print_area = "A1:M5"
-    charts = book.create_sheet("统计")
-    charts.append(["单位", "对数"])
-    charts.append(["深圳", 4])
-    chart = BarChart()
-    chart.add_data(Reference(charts, min_col=2, min_row=1, max_row=2), titles_from_data=True)
-    charts.add_chart(chart, "D2")
-    book.save(path)
+    decorate_like_excel(path, unit_range="$K$2:$K$5", match_text="甲1", comment="队长 / captain",
+                        image_at="P2", print_area="A1:M5", stats=("单位", "对数", "深圳", 4))
     return path
 
 
