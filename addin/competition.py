@@ -94,6 +94,9 @@ class CoreEvent:
     #: column key → letter of the 逐局成绩 sheet (for scoring errors' cells)
     game_cols: dict[str, str] = field(default_factory=dict)
     errors: list[InputError] = field(default_factory=list)
+    #: names corrected in 报名 after the draw and followed by their row (``RosterLayout.name_parts``):
+    #: (Chinese, English) notes the commands log
+    corrections: list[tuple[str, str]] = field(default_factory=list)
     _results_cache: dict = field(default_factory=dict)
 
     # -- names
@@ -428,6 +431,12 @@ class CoreEvent:
             tail["explanation_zh"] = "弃权或取消资格，全部成绩无效，不参加排名"
             tail["explanation_en"] = "forfeited or disqualified: all results void, not ranked"
             table = pd.concat([keep, tail], ignore_index=True)
+        # entrants the scoring leaves without a place from a round this state reaches (十一（四）5
+        # 迟到两轮: listed last, no place, earlier results kept)
+        from bianpai.addin.core_unplaced import unplaced, without_places  # noqa: PLC0415
+        out = unplaced(self, g, s)
+        if out:
+            table = without_places(table, out, max((m.round for m in st.matches), default=0))
         # matches played, won, drawn, lost: one pass over the complete rows (carries excluded);
         # ``rounds``: rounds with a result, a bye included (已赛轮数)
         tally: dict[tuple, int] = {}

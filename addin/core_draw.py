@@ -299,7 +299,8 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
         done = RuleError("所有阶段的各轮均已编排；请运行“计算排名”", "every round is drawn; run rank")
         done.next_command = "rank"
         raise done
-    added = _write_draw(ev, seed_of, new, rewrite_draw=late)
+    # a name corrected in 报名 (RosterLayout.name_parts) is written into 抽签 too
+    added = _write_draw(ev, seed_of, new, rewrite_draw=late or bool(ev.corrections))
     if joiners:
         write_late_entries(ev, joiners)
     core_notes = list(notes)
@@ -321,11 +322,20 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     n_new = sum(1 for _g, _s, m in new if not m.is_bye)
     result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
                           "在“成绩”或“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
+    log_corrections(ev, result)
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
     return c.finish(port, result, {"seed": seed, "accept_warnings": accept_warnings if warnings
                                    else None}, ev.lang)
+
+
+def log_corrections(ev: CoreEvent, result) -> None:
+    """The 报名 names corrected after the draw (``ev.corrections``), added to the command's
+    日志 summary."""
+    if ev.corrections:
+        result.summary_zh += "；" + "；".join(zh for zh, _en in ev.corrections)
+        result.summary_en += "; " + "; ".join(en for _zh, en in ev.corrections)
 
 
 def _style_summary(ev: CoreEvent, new, seed_of: dict[str, int], added: int, relisted,

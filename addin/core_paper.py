@@ -13,6 +13,7 @@ from bianpai.workbooks.roster_layouts import roster_layout
 import pandas as pd
 
 from bianpai.addin.competition import CoreEvent
+from bianpai.addin.core_unplaced import place_of
 from bianpai.engines.core import Match, StageState
 from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import Group, Stage
@@ -125,7 +126,7 @@ def rank_by_round(ev: CoreEvent, g: Group, s: Stage) -> dict:
         cols = {}
         for r in done:
             tab = state_after(ev, g, s, r).standings[p]
-            cols[r] = pd.Series([int(x) for x in tab["rank"]], index=[int(e) for e in tab["entrant"]])
+            cols[r] = pd.Series([place_of(x) for x in tab["rank"]], index=[int(e) for e in tab["entrant"]])
         if cols:
             out[p] = pd.DataFrame(cols)
     return out
@@ -210,7 +211,7 @@ def bulletin_blocks(ev: CoreEvent, upto_round: int | None = None) -> list[dict]:
                         shown = _whole(crit.show(v)) if crit is not None and v is not None else None
                         n = int(rec["entrant"])
                         block["standings"].append([
-                            int(rec["rank"]), n, ev.name_of(g, n), shown,
+                            place_of(rec["rank"]), n, ev.name_of(g, n), shown,
                             f"{rec['won']}-{rec['drawn']}-{rec['lost']}" if "won" in record else None,
                             ev.unit_of(g, n), None])
                 blocks.append(block)

@@ -17,8 +17,8 @@ from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.log_summaries import RankFacts
 from bianpai.workbooks.port import WorkbookPort
-from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse
-from bianpai.addin.core_views import style_of, write_core_sheet
+from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse, log_corrections
+from bianpai.addin.core_views import shown_layout, style_of, write_core_sheet
 from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, write_brackets,
                                        _crosstable, _source_group, _standing_rows,
                                        core_final_standings, ranking_name)
@@ -27,9 +27,12 @@ from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, write_brackets,
 def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | None = None):
     """计算排名: 排名 (every entered stage, per pool: 场数, 胜平负, each criterion of the chain and
     说明), the 对阵 results column, and 总排名 of every finished group. Award sheets built from an
-    older ranking are emptied; they are kept when the final ranking (总排名, what the awards were
-    given by) is unchanged: a second press, or ``upto_round`` (a look at an earlier round)."""
+    older ranking are emptied; they are kept when the places the awards were given by are
+    unchanged (:func:`_award_places`: 总排名, or 排名 when the style writes no 总排名): a second
+    press, or ``upto_round`` (a look at an earlier round) that leaves those places as they were."""
     ev = load_core_event(port)
+    style = style_of(ev.reg)
+    kept_places = _award_places(port, ev)  # before anything is rewritten
     _scored_or_refuse(ev)
     if not any(ev.groups[g.id].drawn for g in ev.reg.groups) and \
             any(g.stages for g in ev.reg.groups):
@@ -105,14 +108,11 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                          extra=xextras, break_on=(0, 1, 2))
     write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     write_brackets(ev)
-    style = style_of(ev.reg)
     if style.entrant_rounds:  # e.g. 成绩汇总: one row per entrant and round
         from bianpai.addin.core_sheets import entrant_round_rows  # noqa: PLC0415
         from bianpai.workbooks.sheet_sets import ENTRANT_ROUNDS  # noqa: PLC0415
         erows, eextras = entrant_round_rows(ev)
         write_core_sheet(port, ev.reg, ENTRANT_ROUNDS, erows, ev.lang, extra=eextras)
-    # the awards stay while the final standings they were given by stay (rank again, --round N)
-    kept_final = _final_places(port, ev) if style.final_sheet else None
     if final_rows and style.final_sheet:
         c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
     if style.rank_papers:
@@ -123,7 +123,6 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     result = c.CommandResult("rank", f"{upto}排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
                              ("" if upto_round is None else f"standings after round {upto_round} ")
                              + f"done ({missing} matches missing)", seed=seed, data=data)
-    style = style_of(ev.reg)
     if style.rank_summary is not None:  # the workbook style's own sentence
         total = sum(1 for g in ev.reg.groups if ev.groups[_source_group(ev, g).id].drawn
                     for s in g.stages if ev.entered(g, s)
@@ -136,13 +135,16 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                               + (f"，已在“逐局成绩”备好 {added} 行" if added else "")
                               + "，录入后请重新计算排名")
         result.summary_en += f"; {len(offers)} ranking play-off(s) to type in Games, then rank again"
-    if kept_final is not None and kept_final == [_place_key(r) for r in final_rows]:
-        if upto_round is not None and _has_awards(port):
+    # the awards stay while the places they were given by stay (rank again, --round N)
+    now = [_place_key(r) for r in final_rows] if style.final_sheet else _award_places(port, ev)
+    if kept_places == now:
+        if upto_round is not None and style.final_sheet and _has_awards(port):
             result.summary_zh += "；总排名未变，奖励表保留（--round 只查看该轮后的排名）"
             result.summary_en += "; the final ranking is unchanged: award sheets kept"
     elif c.invalidate_awards(port, ev.lang):
         result.summary_zh += "；排名已变，旧的奖励表已清空，请重新奖励分配"
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
+    log_corrections(ev, result)
     warned = _stage_warnings(ev)
     if warned:  # a scoring's checks that do not refuse (typed numbers that do not add up)
         result.summary_zh += "；请核对（警告）：" + "；".join(warned)
@@ -163,14 +165,35 @@ def _place_key(row) -> tuple[str, ...]:
     return tuple("" if v is None else str(v).removesuffix(".0") for v in list(row)[:5])
 
 
-def _final_places(port: WorkbookPort, ev) -> list[tuple[str, ...]]:
-    """The 总排名 rows in the workbook before this ``rank`` writes it, as :func:`_place_key`
-    (empty when there is no such sheet)."""
+#: the columns of a ranking sheet an award depends on (组别, 阶段, 小组, 名次, 号, 名, 单位)
+PLACE_KEYS = ("group", "stage", "pool", "rank", "place", "number", "entrant", "name",
+              "entrant_name", "unit")
+
+
+def _award_places(port: WorkbookPort, ev) -> list[tuple[str, ...]]:
+    """The places the awards are given by, as the workbook holds them now: the 总排名 rows
+    (:func:`_place_key`), or — for a style that writes no 总排名 (``SheetSet.final_sheet``
+    False) — the 排名 rows as the style shows them, in the columns of :data:`PLACE_KEYS`
+    (组别, 名次, 序号, 选手, 单位 …). Empty when there is no such sheet. One rule for every
+    style: ``rank`` keeps the award sheets while these are unchanged."""
     from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
-    name = find_sheet(port, K.FINAL)
+    if style_of(ev.reg).final_sheet:
+        name = find_sheet(port, K.FINAL)
+        if name is None:
+            return []
+        return [_place_key(r) for r in port.read_values(name)[1:]
+                if any(v not in (None, "") for v in r)]
+    lay = shown_layout(ev.reg, ev.lay.standings)
+    name = find_sheet(port, lay)
     if name is None:
         return []
-    return [_place_key(r) for r in port.read_values(name)[1:]
+    grid = port.read_values(name)
+    if not grid:
+        return []
+    titles = {t: c.key for c in lay.columns for t in (c.zh, c.en, c.key)}
+    at = [i for i, h in enumerate(grid[0]) if titles.get(str(h or "").strip()) in PLACE_KEYS]
+    return [tuple("" if r[i] is None else str(r[i]).removesuffix(".0")
+                  for i in at if i < len(r)) for r in grid[1:]
             if any(v not in (None, "") for v in r)]
 
 

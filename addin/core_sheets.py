@@ -11,6 +11,7 @@ from decimal import Decimal
 import pandas as pd
 
 from bianpai.addin.competition import CoreEvent
+from bianpai.addin.core_unplaced import place_of
 from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import FinalRankPart, Group, Stage
 from bianpai.addin.core_draw import _num
@@ -141,7 +142,7 @@ def _crosstable(ev: CoreEvent, extras: list[dict] | None = None) -> list[list]:
                     row += [None] * (ev.crosstable_width - width)
                     mp = tab.loc[e.number, "match_points"] if "match_points" in tab.columns else None
                     row += ["、".join(byes.get(e.number, [])) or None, _cell(mp),
-                            int(tab.loc[e.number, "rank"])]
+                            place_of(tab.loc[e.number, "rank"])]
                     out.append(row)
                     if extras is not None:
                         extras.append({f"c_{k}": _cell(tab.loc[e.number, k]) for k in tab.columns
@@ -376,16 +377,32 @@ def entrant_round_rows(ev: CoreEvent) -> tuple[list[list], list[dict]]:
                 continue
             st = ev.state(g, s, with_standings=False)
             df = entrant_rows(st.results.values(), [e.number for e in st.entrants])
-            if df.empty:
-                continue
-            for rec in df.sort_values(["entrant", "round"], kind="stable").to_dict("records"):
+            part: list[tuple[tuple, list, dict]] = []
+            for rec in ([] if df.empty else df.to_dict("records")):
                 e = int(rec["entrant"])
                 opp = rec["opponent"]
                 opp = None if opp is None or opp is pd.NA or opp != opp else int(opp)
-                rows.append([ev.gname(g), ev.sname(s), rec["pool"], e, ev.name_of(g, e),
-                             int(rec["round"]), opp, int(rec["side"]),
-                             _cell(rec["match_points"]), rec["outcome"]])
-                extras.append({k: _cell(v) for k, v in rec.items()
-                               if k not in ("opponents", "opponent", "pool", "round", "table",
-                                            "entrant", "side", "match_points", "outcome")})
+                part.append(((e, int(rec["round"])), [
+                    ev.gname(g), ev.sname(s), rec["pool"], e, ev.name_of(g, e),
+                    int(rec["round"]), opp, int(rec["side"]), _cell(rec["match_points"]),
+                    rec["outcome"]], {k: _cell(v) for k, v in rec.items()
+                                      if k not in ("opponents", "opponent", "pool", "round",
+                                                   "table", "entrant", "side", "match_points",
+                                                   "outcome")}))
+            # a drawn match without its result yet: one row per side, not complete (未录)
+            for m in st.matches:
+                if m.key in st.results:
+                    continue
+                for i, e in enumerate(m.sides):
+                    if e is None:
+                        continue
+                    opp = next((o for j, o in enumerate(m.sides) if j != i and o is not None), None)
+                    part.append(((int(e), m.round), [
+                        ev.gname(g), ev.sname(s), m.pool, int(e), ev.name_of(g, e), m.round,
+                        opp, i, None, None], {"complete": False}))
+            if not part:
+                continue
+            part.sort(key=lambda t: t[0])
+            rows += [r for _k, r, _x in part]
+            extras += [x for _k, _r, x in part]
     return rows, extras

@@ -77,12 +77,24 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
         for n, t in sorted(gs.teams.items()):
             if t["name"] is not None:
                 drawn.setdefault(_entry_name(g, str(t["name"]).strip()), []).append((n, t))
-        for name, parts in drawn.items():
+        for name, parts in list(drawn.items()):
             if name in names:
                 # a re-sorted roster: the entrant's 报名 values (种子, 等级分 …) are read from
                 # the row that now holds the drawn name
                 for _n, t in parts:
                     t["roster_row"] = names[name]
+                continue
+            fixed = _corrected(ev, g, mine, name, parts, names, drawn)
+            if fixed is not None:  # a typo fixed in its row: the entrant keeps its number
+                new, row = fixed
+                for n, t in parts:
+                    t["name"] = new
+                    if "unit" in r.columns:
+                        t["unit"] = r.at[row, "unit"]
+                    ev.corrections.append((
+                        f"报名更正：{ev.gname(g)} {n} 号“{name}”改为“{new}”（报名表第{row}行）",
+                        f"roster correction: {g.name_en or g.id} {n} {name!r} is now {new!r} (row {row})"))
+                drawn[new] = drawn.pop(name)
                 continue
             n, t = parts[0]
             row = t.get("roster_row")
@@ -109,6 +121,34 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
                     f"{g.name_en or g.id} is drawn but {name!r} is not in the draw (added or renamed "
                     "after the draw) and its format takes no late entries; undo and redraw, or delete the row",
                     sheet=sheet, cell=f"{name_col}{row}"))
+
+
+def _corrected(ev: CoreEvent, g, mine, name: str, parts, names: dict, drawn: dict
+               ) -> tuple[str, int] | None:
+    """(the corrected name, its 报名 row) when the drawn entrant ``name``'s own roster row
+    (抽签's 报名表行) now holds another name that keeps one of its parts
+    (``RosterLayout.name_parts``: 选手1/选手2 with one player retyped) and is no other drawn
+    entrant's; else ``None`` (the entrant is missing: refused)."""
+    from bianpai.workbooks.roster_layouts import roster_layout  # noqa: PLC0415
+    rl = roster_layout(ev.reg.roster_layout)
+    if not rl.name_parts or len(parts) != 1:
+        return None
+    row = parts[0][1].get("roster_row")
+    try:
+        row = int(row)
+    except (TypeError, ValueError):
+        return None
+    if row not in mine.index:
+        return None
+    new = mine.at[row, "name"]
+    new = None if new is None else str(new).strip()
+    if not new or new in drawn or names.get(new) != row:
+        return None
+    typed = {str(mine.at[row, k]).strip() for k in rl.name_parts
+             if k in mine.columns and mine.at[row, k] is not None}
+    if not typed & set(name.split(rl.name_sep)):
+        return None
+    return new, row
 
 
 def _entry_name(g, name: str) -> str:

@@ -172,6 +172,8 @@ class _PoolStage(BaseModel):
                                 f"{_pool_en(pool)} has no standings; places cannot be given")
             how = "小组排名" if pool is not None else "循环赛排名"
             for r in table.itertuples(index=False):
+                if r.rank is None or r.rank is pd.NA or r.rank != r.rank:
+                    continue  # an entrant left without a place (e.g. disqualified) has none
                 rows.append({"entrant": int(r.entrant), "pool": pool, "place": int(r.rank),
                              "decided_by": how})
         df = pd.DataFrame(rows, columns=["entrant", "pool", "place", "decided_by"])

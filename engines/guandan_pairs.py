@@ -239,16 +239,7 @@ class GuandanPairsCore(ScoringDefaults):
                               "ns_score": float("nan") if is_blank(score) else float(score),
                               "code": None if is_blank(code) else str(code), "_where": where})
         # whole rounds late (十一（四）4/5): forfeit of the round, or disqualified from it on
-        lat = self.lateness  # type: ignore[attr-defined]
-        rf = lat.rounds_forfeit if lat and lat.rounds_forfeit is not None else 1
-        rd = lat.rounds_disqualify if lat and lat.rounds_disqualify is not None else 2
-        dq: dict[int, int] = {}
-        forfeit_at: list[tuple[int, int]] = []
-        for rnd, e, n in late:
-            if n >= rd:
-                dq[e] = min(dq.get(e, rnd), rnd)
-            elif n >= rf:
-                forfeit_at.append((rnd, e))
+        dq, forfeit_at = self._late_rulings(late)
         last = int(sched["round"].max()) if len(sched) else 0
         for e, r0 in dq.items():
             forfeit_at += [(r, e) for r in range(r0, last + 1)]
@@ -268,6 +259,36 @@ class GuandanPairsCore(ScoringDefaults):
                                               "ns_level_diff", "_typed"])
         pens = pd.DataFrame(prows, columns=["round", "entrant", "pct_of_top"])
         return sched, boards, tables, pens, dq, errs
+
+    def _late_rulings(self, late: list[tuple[int, int, int]]
+                      ) -> tuple[dict[int, int], list[tuple[int, int]]]:
+        """Whole rounds late ``(round, entrant, rounds)`` → (entrant → the round it is
+        disqualified from, [(round, entrant) forfeited]) by ``lateness.rounds_disqualify`` /
+        ``rounds_forfeit`` (十一（四）4/5; 2 and 1 when unset)."""
+        lat = self.lateness  # type: ignore[attr-defined]
+        rf = lat.rounds_forfeit if lat and lat.rounds_forfeit is not None else 1
+        rd = lat.rounds_disqualify if lat and lat.rounds_disqualify is not None else 2
+        dq: dict[int, int] = {}
+        forfeit_at: list[tuple[int, int]] = []
+        for rnd, e, n in late:
+            if n >= rd:
+                dq[e] = min(dq.get(e, rnd), rnd)
+            elif n >= rf:
+                forfeit_at.append((rnd, e))
+        return dq, forfeit_at
+
+    def unplaced(self, matches: list[Match], typed: dict[tuple, TypedMatch]
+                 ) -> dict[int, tuple[int, str, str]]:
+        """The core's ``unplaced`` hook: pairs disqualified for lateness of whole rounds
+        (十一（四）5 "迟到两轮…取消比赛资格"), entrant → (the round it is disqualified from,
+        Chinese and English explanation). Their results before that round stand; the core
+        lists them after the others without a place (and gives them no award)."""
+        late = [(m.round, m.sides[side], LATE_ROUNDS[str(kind).strip()])
+                for m in matches if not m.is_bye and (t := typed.get(m.key)) is not None
+                for side, kind, _v in t.penalties if str(kind or "").strip() in LATE_ROUNDS]
+        dq, _ = self._late_rulings(late)
+        return {e: (r, f"第{r}轮起取消比赛资格（迟到两轮，规程十一（四）5）",
+                    f"disqualified from round {r} (two rounds late)") for e, r in dq.items()}
 
     def round_frame(self, sched: pd.DataFrame, boards: pd.DataFrame, tables: pd.DataFrame,
                     pens: pd.DataFrame, dq: dict[int, int]) -> pd.DataFrame:
