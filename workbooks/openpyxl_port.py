@@ -151,6 +151,19 @@ class OpenpyxlPort:
         if sheet not in self.wb.sheetnames:
             raise InputError(f"工作簿中没有“{sheet}”工作表", f"the workbook has no sheet {sheet!r}",
                              sheet=sheet)
+        # a sheet this command has not touched: its values straight from the file (calamine),
+        # leaving the openpyxl parse to a sheet the command writes into
+        rows = self._book.fast_values(sheet) if self._book is not None else None
+        if rows is None:
+            rows = self._parsed_values(sheet)
+        while rows and all(v is None or v == "" for v in rows[-1]):
+            rows.pop()
+        width = max((max((i + 1 for i, v in enumerate(r) if v not in (None, "")), default=0)
+                     for r in rows), default=0)
+        return [r[:width] + [None] * (width - len(r[:width])) for r in rows]
+
+    def _parsed_values(self, sheet: str) -> Grid:
+        """The sheet's values from openpyxl's parse (formulas as their cached results)."""
         ws = self._sheet(sheet)
         rows = [[self._value(c) for c in r] for r in ws.iter_rows()]
         # what this port wrote reads as it will read back from the saved file (one command
@@ -167,17 +180,16 @@ class OpenpyxlPort:
                 for c in range(rng.min_col, rng.max_col + 1):
                     if c - 1 < len(rows[r - 1]):
                         rows[r - 1][c - 1] = top
-        while rows and all(v is None or v == "" for v in rows[-1]):
-            rows.pop()
-        width = max((max((i + 1 for i, v in enumerate(r) if v not in (None, "")), default=0)
-                     for r in rows), default=0)
-        return [r[:width] + [None] * (width - len(r[:width])) for r in rows]
+        return rows
 
     def merged_ranges(self, sheet: str) -> list[tuple[int, int, int, int]]:
         """The merged ranges of ``sheet`` as (first row, first column, last row, last column),
         1-based; ``[]`` for a sheet that does not exist."""
         if sheet not in self.wb.sheetnames:
             return []
+        fast = self._book.fast_merged(sheet) if self._book is not None else None
+        if fast is not None:
+            return fast
         merged = getattr(self._sheet(sheet), "merged_cells", None)
         return [] if merged is None else [(r.min_row, r.min_col, r.max_row, r.max_col)
                                           for r in merged.ranges]
