@@ -24,7 +24,6 @@ from bianpai.engines import core
 from bianpai.engines.core import Match, MatchResult, StageEntrant, StageState, TypedMatch
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.engines.rounding import q2
-from bianpai.engines.standings import rank as rank_engine
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L  # noqa: F401
@@ -227,10 +226,7 @@ class CoreEvent:
 
     def entries_of(self, g: Group, s: Stage) -> list[StageEntrant]:
         """A later stage's entrants as written in 晋级 (before any 递补)."""
-        e = self.entries
-        if e is None or e.empty:
-            return []
-        sub = e[(e["group_id"] == g.id) & (e["stage_id"] == s.id)]
+        sub = [r for r in self.entry_records() if r["group_id"] == g.id and r["stage_id"] == s.id]
         # a format may seed a later stage by the source place instead of the new position
         seed_col = "from_place" if getattr(type(s.format), "seed_from", None) == "from_place" \
             else "position"
@@ -239,7 +235,16 @@ class CoreEvent:
                              carry=q2(r["carry"] or 0), join_round=int(r["join_round"] or 1),
                              unit=self.unit_of(g, r["number"]),
                              withdrawn_after=self.withdrawn_after(g, s, int(r["number"])))
-                for r in sub.to_dict("records")]
+                for r in sub]
+
+    def entry_records(self) -> list[dict]:
+        """``entries.to_dict("records")`` (晋级), built once per table; shared: read only."""
+        e = self.entries
+        built = self._results_cache.get("entry_records")
+        if built is None or built[0] is not e:
+            recs = [] if e is None or e.empty else e.to_dict("records")
+            built = self._results_cache["entry_records"] = (e, recs)
+        return built[1]
 
     def withdrawn_after(self, g: Group, s: Stage, number: int) -> int | None:
         """The last round ``number`` plays in stage ``s`` (退赛), ``None`` if it plays on; a
@@ -267,10 +272,9 @@ class CoreEvent:
     def stage_seed(self, g: Group, s: Stage) -> int | None:
         """The seed a stage's ranking lots use: the seed recorded when the stage's entrants
         were taken further (晋级), else the group's draw seed."""
-        e = self.entries
-        if e is not None and not e.empty:
-            sub = e[(e["group_id"] == g.id) & (e["from_stage_id"] == s.id) & e["seed"].notna()]
-            for v in sub["seed"]:
+        for r in self.entry_records():
+            v = r["seed"]
+            if r["group_id"] == g.id and r["from_stage_id"] == s.id and not pd.isna(v):
                 try:
                     return int(str(v).strip())
                 except ValueError:
@@ -400,55 +404,9 @@ class CoreEvent:
 
     def pool_standings(self, g: Group, s: Stage, pool, st: StageState | None = None
                        ) -> pd.DataFrame:
-        """The ranking of one pool: columns ``rank``, ``entrant``, one per criterion,
-        ``explanation_zh``/``explanation_en``, and ``played``, ``won``, ``drawn``, ``lost``,
-        ``rounds`` (rounds with a result, a bye included)."""
-        st = st or self.state(g, s, with_standings=False)
-        ents = [e for e in st.entrants if e.pool == pool]
-        members = {e.number for e in ents}
-        # a match without a pool may bring together entrants of two pools (a Mitchell table:
-        # one 南北 pair and one 东西 pair, ranked apart); each pool takes its own entrants' rows
-        res = [r for r in st.results.values() if r.match.pool == pool or (
-            r.match.pool is None and members.intersection(r.match.entrants))]
-        rows = core.entrant_rows(res, [e.number for e in ents])
-        carry = {e.number: e.carry for e in ents if e.carry}
-        if carry:
-            rows = pd.concat([rows, pd.DataFrame([
-                {"round": 0, "pool": pool, "table": 0, "entrant": n, "opponent": pd.NA,
-                 "opponents": (), "side": 0, "match_points": c, "outcome": "CARRY",
-                 "complete": True} for n, c in carry.items()])], ignore_index=True)
-            rows["opponent"] = rows["opponent"].astype("Int64")
-        chain = s.tie_breaks.criteria if s.tie_breaks else ["match_points", "lots"]
-        ctx = dict(s.tie_breaks.options) if s.tie_breaks else {}
-        table = rank_engine([e.number for e in ents], rows, chain,
-                            seed=self.stage_seed(g, s), ctx=ctx).table
-        gone = self.annulled.get((g.id, s.id), set()) & set(table["entrant"])
-        if gone:  # annulled entrants after everyone else, sharing the last place
-            keep = table[~table["entrant"].isin(gone)].copy()
-            keep["rank"] = [1 + int((keep["rank"] < r).sum()) for r in keep["rank"]]
-            tail = table[table["entrant"].isin(gone)].copy()
-            tail["rank"] = len(keep) + 1
-            tail["explanation_zh"] = "弃权或取消资格，全部成绩无效，不参加排名"
-            tail["explanation_en"] = "forfeited or disqualified: all results void, not ranked"
-            table = pd.concat([keep, tail], ignore_index=True)
-        # entrants the scoring leaves without a place from a round this state reaches (十一（四）5
-        # 迟到两轮: listed last, no place, earlier results kept)
-        from bianpai.addin.core_unplaced import unplaced, without_places  # noqa: PLC0415
-        out = unplaced(self, g, s)
-        if out:
-            table = without_places(table, out, max((m.round for m in st.matches), default=0))
-        # matches played, won, drawn, lost: one pass over the complete rows (carries excluded);
-        # ``rounds``: rounds with a result, a bye included (已赛轮数)
-        tally: dict[tuple, int] = {}
-        for e, out, done in zip(rows["entrant"].tolist(), rows["outcome"].tolist(),
-                                rows["complete"].tolist()):
-            if bool(done) and out != "CARRY":
-                tally[(e, out)] = tally.get((e, out), 0) + 1
-        for col, codes in (("played", ("W", "D", "L", "FW", "FL")), ("won", ("W", "FW")),
-                           ("drawn", ("D",)), ("lost", ("L", "FL")),
-                           ("rounds", ("W", "D", "L", "FW", "FL", "BYE"))):
-            table[col] = [sum(tally.get((e, c), 0) for c in codes) for e in table["entrant"]]
-        return table
+        """The ranking of one pool (:func:`bianpai.addin.core_standings.pool_standings`)."""
+        from bianpai.addin.core_standings import pool_standings  # noqa: PLC0415
+        return pool_standings(self, g, s, pool, st or self.state(g, s, with_standings=False))
 
     def finished(self, g: Group, s: Stage) -> bool:
         return self.entered(g, s) and s.format.finished(self.state(g, s, with_standings=False))

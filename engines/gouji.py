@@ -222,14 +222,15 @@ class GoujiScoring(GoujiEntry, BaseModel):
             f"game {g}: game points {p0}:{p1} are impossible under the table; possible: {ok}",
             row=row, column="points_0", game=g)
 
-    def validate(self, match: Match, games: pd.DataFrame | None,
+    def validate(self, match: Match, games: pd.DataFrame | list[dict] | None,
                  adjustments: pd.DataFrame | None = None) -> list[InputError]:
         """Every input error of this match's rows (empty list when it can be scored)."""
         return self._evaluate(match, games, adjustments)[1]
 
-    def score(self, match: Match, games: pd.DataFrame | None,
+    def score(self, match: Match, games: pd.DataFrame | list[dict] | None,
               adjustments: pd.DataFrame | None = None) -> MatchResult:
-        """Score one complete match (see the class text for ``games``/``adjustments``).
+        """Score one complete match (see the class text for ``games``/``adjustments``; each a
+        DataFrame or a list of row dicts, a game row's sheet row in ``_row``).
 
         Returns a :class:`MatchResult` with ``points`` (积分 2/1/0, Decimal), ``outcome``
         (W/D/L, FW/FL for a forfeit, BYE) and ``values`` ``game_points``, ``net_score``

@@ -54,21 +54,23 @@ class GoujiEntry(ScoringDefaults):
         """弃权 (incl. 迟到15分钟, 十（十一）) and 判负 (十（六）（七）) of either side."""
         return list(self.DECISIONS)
 
-    def _typed_frames(self, typed: TypedMatch) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-        """``games`` (index: the sheet row when known; typed-points columns dropped when empty)
-        and ``adjustments`` (``None`` when there are none) in the shapes :meth:`score` reads."""
+    def _typed_frames(self, typed: TypedMatch) -> tuple[list[dict], list[dict] | None]:
+        """``games`` and ``adjustments`` (``None`` when there are none) in the shapes
+        :meth:`score` reads, as lists of row dicts (one match's few rows: building DataFrames
+        for them cost more than scoring them). A game row keeps its sheet row as ``_row`` when
+        known; the typed-points columns are dropped when empty."""
         recs = typed._records()
         have = typed.columns()
         cols = [c for c in have if c != "_row" and not (
             c in ("points_0", "points_1") and all(r[c] is None or r[c] != r[c] for r in recs))]
-        index = [r["_row"] for r in recs] if "_row" in have else None
-        g = pd.DataFrame([{k: r[k] for k in cols} for r in recs], index=index, columns=cols)
+        keep = cols + ["_row"] if "_row" in have else cols
+        g = [{k: r[k] for k in keep} for r in recs]
         adj = [{"side": side, "kind": "penalty", "value": value}
                for side, _kind, value in typed.penalties]
         if typed.decision in self.DECISIONS:
             side, kind = self.DECISIONS[typed.decision]
             adj.append({"side": side, "kind": kind, "value": None})
-        return g, (pd.DataFrame(adj, columns=["side", "kind", "value"]) if adj else None)
+        return g, (adj or None)
 
     @staticmethod
     def _game_typed(g: pd.DataFrame, rec) -> bool:
@@ -142,8 +144,9 @@ class GoujiEntry(ScoringDefaults):
                               ) -> MatchResult:
         games, adj = self._typed_frames(typed)
         if upto is not None and len(games) > upto:
-            games = games[games["game"] <= upto]
-        if typed.decision and games.drop(columns=["game"], errors="ignore").isna().all(axis=None):
+            games = [r for r in games if r.get("game") is not None and r["game"] <= upto]
+        if typed.decision and all(pd.isna(v) for r in games
+                                  for k, v in r.items() if k not in ("game", "_row")):
             games = None
         return self.score(match, games, adj)
 

@@ -71,8 +71,20 @@ def _empty(v) -> bool:
     return isinstance(v, str) and not v.strip()
 
 
-def read_games(games: pd.DataFrame | None):
-    """Read a match's game rows (wide, long or typed-局分 shape; see :class:`GoujiScoring`).
+def _rows(table) -> tuple[list[str], list[tuple[Any, dict]]]:
+    """``(columns, [(index label, row dict)])`` of ``table``: a DataFrame (labels its index),
+    or a list of row dicts (the one match's rows a command read: labels their ``_row`` — the
+    sheet row — else their position; no DataFrame is built per match)."""
+    if isinstance(table, pd.DataFrame):
+        cols = list(table.columns)
+        return cols, list(zip(table.index, table.to_dict("records")))
+    cols = list(dict.fromkeys(k for r in table for k in r if k != "_row"))
+    return cols, [(r.get("_row", i), r) for i, r in enumerate(table)]
+
+
+def read_games(games: pd.DataFrame | list[dict] | None):
+    """Read a match's game rows (wide, long or typed-局分 shape; see :class:`GoujiScoring`):
+    a DataFrame or a list of row dicts (see :func:`_rows`).
 
     Returns ``(finishes, points, errors)``: finishes per game ``{game: {seat: (finish, row,
     column)}}``, typed 局分 per game ``{game: (p0, p1, row)}`` (Decimal) and the
@@ -83,8 +95,9 @@ def read_games(games: pd.DataFrame | None):
     pts: dict[int, tuple[Decimal, Decimal, Any]] = {}
     if games is None or not len(games):
         return fins, pts, errors
-    cols = set(map(str, games.columns))
-    wide = {k: c for k in range(1, 7) for c in games.columns
+    columns, rows = _rows(games)
+    cols = set(map(str, columns))
+    wide = {k: c for k in range(1, 7) for c in columns
             if str(c) in (f"seat_{k}", str(k), f"{k}号位")}
     long_form = {"seat", "finish"} <= cols
     typed = {"points_0", "points_1"} <= cols
@@ -93,8 +106,8 @@ def read_games(games: pd.DataFrame | None):
                                   column="game"))
         return fins, pts, errors
     seen_rows: dict[int, Any] = {}
-    for idx, rec in games.iterrows():
-        g = rec["game"]
+    for idx, rec in rows:
+        g = rec.get("game")
         if _empty(g):
             errors.append(gouji_error("局号为空", "game number is empty", row=idx,
                                       column="game"))
@@ -111,8 +124,8 @@ def read_games(games: pd.DataFrame | None):
             continue
         seen_rows.setdefault(g, idx)
         if wide or long_form:
-            cells = ([(k, rec[c], c) for k, c in wide.items()] if wide else
-                     [(rec["seat"], rec["finish"], "finish")])
+            cells = ([(k, rec.get(c), c) for k, c in wide.items()] if wide else
+                     [(rec.get("seat"), rec.get("finish"), "finish")])
             slot = fins.setdefault(g, {})
             for seat, val, col in cells:
                 try:
@@ -145,7 +158,7 @@ def read_games(games: pd.DataFrame | None):
         if typed:
             p = []
             for c in ("points_0", "points_1"):
-                v = rec[c]
+                v = rec.get(c)
                 if _empty(v):
                     p.append(None)
                     continue
@@ -194,10 +207,11 @@ def check_game(g: int, slot: dict, errors: list[InputError]) -> dict[int, str] |
     return None if bad else {s: f for s, (f, _, _) in slot.items()}
 
 
-def read_adjustments(match: Match, adjustments: pd.DataFrame | None, penalty_points: Decimal,
-                     lateness_forfeit_minutes) -> tuple:
+def read_adjustments(match: Match, adjustments: pd.DataFrame | list[dict] | None,
+                     penalty_points: Decimal, lateness_forfeit_minutes) -> tuple:
     """Per side (0, 1): 局分 deducted, misconduct flag, forfeit flag, minutes late; and the
-    :class:`InputError` list. Columns: ``side`` (or ``entrant``), ``kind``, ``value``."""
+    :class:`InputError` list. Columns: ``side`` (or ``entrant``), ``kind``, ``value`` (a
+    DataFrame or a list of row dicts)."""
     pen = [Decimal(0), Decimal(0)]
     mis = [False, False]
     fft = [False, False]
@@ -205,9 +219,10 @@ def read_adjustments(match: Match, adjustments: pd.DataFrame | None, penalty_poi
     errors: list[InputError] = []
     if adjustments is None or not len(adjustments):
         return pen, mis, fft, late_min, errors
-    for idx, rec in adjustments.iterrows():
-        side = rec.get("side") if "side" in adjustments.columns else None
-        if _empty(side) and "entrant" in adjustments.columns and not _empty(rec["entrant"]):
+    columns, rows = _rows(adjustments)
+    for idx, rec in rows:
+        side = rec.get("side") if "side" in columns else None
+        if _empty(side) and "entrant" in columns and not _empty(rec.get("entrant")):
             e = int(rec["entrant"])
             side = match.sides.index(e) if e in match.sides else None
             if side is None:
@@ -231,7 +246,7 @@ def read_adjustments(match: Match, adjustments: pd.DataFrame | None, penalty_poi
                 f"unknown adjustment {rec.get('kind')!r} (penalty, misconduct, forfeit, late)",
                 row=idx, column="kind"))
             continue
-        val = rec.get("value") if "value" in adjustments.columns else None
+        val = rec.get("value") if "value" in columns else None
         try:
             num = None if _empty(val) else to_decimal(val)
         except ValueError:

@@ -1,0 +1,79 @@
+"""The standings of one pool of a core stage (:meth:`CoreEvent.pool_standings
+<bianpai.addin.competition.CoreEvent.pool_standings>`): the stage's tie-break chain over its
+scored results (:func:`bianpai.engines.standings.rank`), carries (带分) included, entrants whose
+results are all annulled last, and the played / won / drawn / lost / rounds counts.
+
+Memoised per command: the same pool over the same results (``state``, each round's
+``state_after``, the bulletin, 排名走势) is ranked once.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bianpai.engines import core
+from bianpai.engines.core import StageState
+from bianpai.engines.standings import rank as rank_engine
+from bianpai.templates.schema import Group, Stage
+
+
+def pool_standings(ev, g: Group, s: Stage, pool, st: StageState) -> pd.DataFrame:
+    """The ranking of one pool: columns ``rank``, ``entrant``, one per criterion,
+    ``explanation_zh``/``explanation_en``, and ``played``, ``won``, ``drawn``, ``lost``,
+    ``rounds`` (rounds with a result, a bye included)."""
+    ents = [e for e in st.entrants if e.pool == pool]
+    members = {e.number for e in ents}
+    # a match without a pool may bring together entrants of two pools (a Mitchell table:
+    # one 南北 pair and one 东西 pair, ranked apart); each pool takes its own entrants' rows
+    res = [r for r in st.results.values() if r.match.pool == pool or (
+        r.match.pool is None and members.intersection(r.match.entrants))]
+    # memo: the same pool over the same results (state, state_after, the papers) is
+    # ranked once per command; the results are held, so their ids stay theirs
+    seed = ev.stage_seed(g, s)
+    last = max((m.round for m in st.matches), default=0)  # for the unplaced entrants below
+    memo = ("standings", g.id, s.id, pool, tuple(map(id, res)), seed, last,
+            tuple((e.number, e.carry) for e in ents),
+            frozenset(ev.annulled.get((g.id, s.id), ())))
+    if memo in ev._results_cache:
+        return ev._results_cache[memo][1].copy()
+    rows = core.entrant_rows(res, [e.number for e in ents])
+    carry = {e.number: e.carry for e in ents if e.carry}
+    if carry:
+        rows = pd.concat([rows, pd.DataFrame([
+            {"round": 0, "pool": pool, "table": 0, "entrant": n, "opponent": pd.NA,
+             "opponents": (), "side": 0, "match_points": c, "outcome": "CARRY",
+             "complete": True} for n, c in carry.items()])], ignore_index=True)
+        rows["opponent"] = rows["opponent"].astype("Int64")
+    chain = s.tie_breaks.criteria if s.tie_breaks else ["match_points", "lots"]
+    ctx = dict(s.tie_breaks.options) if s.tie_breaks else {}
+    table = rank_engine([e.number for e in ents], rows, chain,
+                        seed=seed, ctx=ctx).table
+    gone = ev.annulled.get((g.id, s.id), set()) & set(table["entrant"])
+    if gone:  # annulled entrants after everyone else, sharing the last place
+        keep = table[~table["entrant"].isin(gone)].copy()
+        keep["rank"] = [1 + int((keep["rank"] < r).sum()) for r in keep["rank"]]
+        tail = table[table["entrant"].isin(gone)].copy()
+        tail["rank"] = len(keep) + 1
+        tail["explanation_zh"] = "弃权或取消资格，全部成绩无效，不参加排名"
+        tail["explanation_en"] = "forfeited or disqualified: all results void, not ranked"
+        table = pd.concat([keep, tail], ignore_index=True)
+    # entrants the scoring leaves without a place from a round this state reaches (十一（四）5
+    # 迟到两轮: listed last, no place, earlier results kept)
+    from bianpai.addin.core_unplaced import unplaced, without_places  # noqa: PLC0415
+    out = unplaced(ev, g, s)
+    if out:
+        table = without_places(table, out, last)
+    # matches played, won, drawn, lost: one pass over the complete rows (carries excluded);
+    # ``rounds``: rounds with a result, a bye included (已赛轮数)
+    tally: dict[tuple, int] = {}
+    for e, out, done in zip(rows["entrant"].tolist(), rows["outcome"].tolist(),
+                            rows["complete"].tolist()):
+        if bool(done) and out != "CARRY":
+            tally[(e, out)] = tally.get((e, out), 0) + 1
+    for col, codes in (("played", ("W", "D", "L", "FW", "FL")), ("won", ("W", "FW")),
+                       ("drawn", ("D",)), ("lost", ("L", "FL")),
+                       ("rounds", ("W", "D", "L", "FW", "FL", "BYE"))):
+        table[col] = [sum(tally.get((e, c), 0) for c in codes) for e in table["entrant"]]
+    ev._results_cache[memo] = (res, table)
+    return table.copy()
+
