@@ -290,6 +290,12 @@ class CoreEvent:
         out: dict[tuple, MatchResult] = {}
         forfeits: dict[tuple, MatchResult] = {}
         sc = s.scoring
+        from bianpai.addin.core_row_checks import scoring_typed_problems  # noqa: PLC0415
+        bad = scoring_typed_problems(self, g, s)  # the scoring refuses what was typed
+        if bad:
+            self.errors += bad
+            self.annulled[key], self._results_cache[key] = set(), {}
+            return {}
         if getattr(sc, "scope", "match") == "stage":
             out = self._stage_scope_results(g, s)
         for m in ([] if getattr(sc, "scope", "match") == "stage" else self.stage_matches(g, s)):

@@ -39,6 +39,13 @@ def _scored_or_refuse(ev: CoreEvent) -> None:
             if ev.groups[g.id].drawn:
                 for s in g.stages:
                     ev.results(g, s)
+    elif any(ev.groups[g.id].drawn for g in ev.reg.groups):
+        # what the scorings refuse in the rows that were read, listed with the reading errors
+        from bianpai.addin.core_row_checks import scoring_typed_problems  # noqa: PLC0415
+        for g in ev.reg.groups:
+            if ev.groups[g.id].drawn:
+                for s in g.stages:
+                    ev.errors += scoring_typed_problems(ev, g, s)
     if ev.errors:
         raise InputErrors(ev.errors)
 

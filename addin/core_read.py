@@ -15,6 +15,7 @@ from decimal import Decimal
 import pandas as pd
 
 from bianpai.engines.core import TypedMatch
+from bianpai.addin.core_row_checks import match_row_problem, penalty_row_problem
 from bianpai.addin.core_unused import unused_cells
 from bianpai.engines.penalty_check import penalty_amount
 from bianpai.engines.errors import InputError
@@ -313,20 +314,16 @@ def _read_typed(ev: CoreEvent) -> None:
         if key is None:
             continue
         m = drawn.get(key)
-        if m is None:
-            ev.errors.append(InputError("成绩行对应的比赛不在对阵表中（组别、阶段、小组、轮次、桌号）",
-                                        "no drawn match has this group/stage/pool/round/table",
-                                        sheet=rsheet, cell=cell_of(res_df, row, "table")))
-            continue
-        if (rec["side0"], rec["side1"]) != (m["side0"], m["side1"]):
-            ev.errors.append(InputError(
-                f"队号与对阵表不符：对阵表为 {m['side0']} 对 {m['side1']}",
-                f"team numbers differ from the pairings ({m['side0']} v {m['side1']})",
-                sheet=rsheet, cell=cell_of(res_df, row, "side0")))
+        if m is None or (rec["side0"], rec["side1"]) != (m["side0"], m["side1"]):
+            ev.errors.append(match_row_problem(ev, key, rec, drawn, ev.lay.results, res_df, row,
+                                               rsheet))
             continue
         if key in totals:
-            ev.errors.append(InputError("同一场比赛的成绩录入了两行", "the same match is entered twice",
-                                        sheet=rsheet, cell=cell_of(res_df, row, "table")))
+            first = totals[key][2].partition("!")[2]
+            ev.errors.append(InputError(
+                f"同一场比赛的成绩重复录入（另见 {first}）",
+                f"the same match is entered twice (see {first})", sheet=rsheet,
+                cell=cell_of(res_df, row, value_keys[0] if value_keys else "table")))
             continue
         bad = _unused(ev, key, rec, value_keys, ev.lay.results, res_df, row, rsheet, game=False)
         if bad:
@@ -341,8 +338,8 @@ def _read_typed(ev: CoreEvent) -> None:
         if key is None:
             continue
         if key not in drawn:
-            ev.errors.append(InputError("逐局成绩行对应的比赛不在对阵表中", "no drawn match for this game row",
-                                        sheet=gsheet, cell=cell_of(games_df, row, "table")))
+            ev.errors.append(match_row_problem(ev, key, rec, drawn, ev.lay.games, games_df, row,
+                                               gsheet))
             continue
         if _earlier_pairing(ev, rec, drawn[key], games_df, row, gsheet, game_keys) or \
                 _unused(ev, key, rec, game_keys, ev.lay.games, games_df, row, gsheet, game=True):
@@ -360,9 +357,9 @@ def _read_typed(ev: CoreEvent) -> None:
                         and rec["team"] is not None and rec["team"] in (m["side0"], m["side1"])),
                        key)
         m = drawn.get(key)
-        if m is None or rec["team"] not in (m["side0"], m["side1"]):
-            ev.errors.append(InputError("罚分行的队号不在该场比赛中", "the penalised team did not play this match",
-                                        sheet=psheet, cell=cell_of(pen_df, row, "team")))
+        bad = penalty_row_problem(ev, key, rec, m, drawn, pen_df, row, psheet)
+        if bad is not None:
+            ev.errors.append(bad)
             continue
         side = 0 if rec["team"] == m["side0"] else 1
         amount, bad = penalty_amount(  # 规程's size; a blank amount from the named offence
@@ -379,9 +376,11 @@ def _read_typed(ev: CoreEvent) -> None:
         has_games = any(not pd.isna(v) for r in rows for k, v in r.items()
                         if k not in ("game", "_row"))
         if has_totals and has_games:
-            ev.errors.append(InputError("同一场比赛既在“成绩”表录入了总分，又在“逐局成绩”表录入了各局：只能二选一",
-                                        "a match is entered both as totals and game by game; keep one",
-                                        sheet=rsheet, cell=where_t.split("!")[-1]))
+            ev.errors.append(InputError(
+                f"同一场比赛既在“{rsheet}”表录入了总成绩，又在“{gsheet}”表逐局录入（{where_g.get(key, '')}）："
+                f"只能二选一，请只保留一种",
+                f"a match is entered both in {rsheet} and game by game in {gsheet}; keep one",
+                sheet=rsheet, cell=where_t.split("!")[-1]))
             continue
         # the rows as dicts: the per-match frame is built only if a scoring reads ``games``
         ev.typed[key] = TypedMatch.from_rows(

@@ -37,7 +37,7 @@ import pandas as pd
 from bianpai.engines.core import ScoringDefaults
 from bianpai.engines.core import EntryColumn, Match, MatchResult, TypedMatch, is_blank
 from bianpai.engines.errors import InputError, InputErrors, RuleError
-from bianpai.engines.guandan_checks import typed_pct_warnings
+from bianpai.engines.guandan_checks import typed_pct_warnings, typed_problems
 from bianpai.engines.rounding import to_decimal
 
 __all__ = ["GuandanPairsCore", "DECISIONS", "PENALTY_KINDS", "LATE_ROUNDS"]
@@ -153,6 +153,29 @@ class GuandanPairsCore(ScoringDefaults):
         if outs[0] == "BYE":
             values["won"] = (self.bye_counts_as_win,) + (None,) * (n - 1)  # type: ignore[attr-defined]
         return MatchResult(match=match, points=pts, outcome=outs, values=values)
+
+    def typed_problems(self, matches: list[Match], typed: dict[tuple, TypedMatch]
+                       ) -> list[InputError]:
+        """Errors in what was typed (八（二）): a board's score outside the levels, a score and a
+        code for one board, a board typed twice, a table's percentages incomplete or over 100;
+        see :func:`bianpai.engines.guandan_checks.typed_problems`. The core refuses the stage
+        with them, each at its cell, before scoring it."""
+        return typed_problems(matches, typed, boards_per_round=self.boards_per_round,  # type: ignore[attr-defined]
+                              score_values=self.board_score_values)  # type: ignore[attr-defined]
+
+    def penalty_for(self, reason: str | None, value: Decimal | None) -> Decimal | None:
+        """A 罚分 row checked as it is read (十一（三）（四））: ``value`` (minutes for 超时/迟到,
+        else % of a top; 0 for 迟到一轮/两轮) returned as typed once :meth:`penalty_pct` accepts
+        it. Raises ``InputError`` (column ``points``) otherwise."""
+        kind = (reason or "直接").strip()
+        if kind in LATE_ROUNDS and value is None:
+            value = Decimal(0)
+        try:
+            self.penalty_pct(kind, value)
+        except InputError as exc:
+            exc.column = "reason" if kind not in PENALTY_KINDS else "points"  # type: ignore[attr-defined]
+            raise
+        return value
 
     def stage_warnings(self, matches: list[Match], typed: dict[tuple, TypedMatch]
                        ) -> list[InputError]:

@@ -24,12 +24,20 @@ knowing the style.
 
 from __future__ import annotations
 
+from bianpai.engines.errors import InputError
 from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import Regulation
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.layouts import C, SheetLayout
 from bianpai.workbooks.sheet_views import SheetView
+
+
+def _refused(zh: str, en: str, column: str) -> InputError:
+    """A 罚分 row refused as it is read, at its view column ``column``."""
+    exc = InputError(zh, en)
+    exc.column = column  # type: ignore[attr-defined]
+    return exc
 
 
 def boards_per_round(reg: Regulation) -> dict[str, int]:
@@ -87,8 +95,16 @@ def pairs_views(reg: Regulation) -> dict[str, SheetView]:
 
     def points(rec: dict):
         # 十一（三）（四）: 超时/迟到 by the minutes (the scoring's ladder); the others as typed
-        if rec.get("kind") in ("超时", "迟到"):
+        kind = rec.get("kind") or "直接"
+        if kind in ("超时", "迟到"):
+            if rec.get("pct_of_top") is not None:
+                raise _refused(f"“{kind}”按规程罚则由分钟数计算罚分；请清空“罚分(%顶分)”，或把类别改为“直接”",
+                               f"{kind} penalties come from the minutes by the regulation's "
+                               f"ladder; clear the % or use kind 直接", "pct_of_top")
             return rec.get("minutes")
+        if kind == "直接" and rec.get("minutes") is not None:
+            raise _refused("“直接”罚分只填“罚分(%顶分)”，不填分钟", "a direct penalty takes no minutes",
+                           "minutes")
         return rec.get("pct_of_top") if rec.get("pct_of_top") is not None else 0
 
     return {

@@ -75,7 +75,12 @@ class RosterLayout:
     joined from (``name_sep`` between them, a pair 选手1/选手2): a drawn entrant whose 报名 row
     (抽签's 报名表行) keeps one of its parts while another is retyped after the draw is that
     entrant with its name corrected (a typo fixed), followed into every sheet and logged; a
-    row with none of its parts left is another entrant (refused, as for any layout)."""
+    row with none of its parts left is another entrant (refused, as for any layout);
+    ``number_word``: what an entrant's number is called in a message naming it (队号 9, 序号 9:
+    the roster's own header word), Chinese and English; ``numbers_all_or_none``: typed numbers
+    (序号) are either all typed, 1…n once each, or all blank for the lot (the Shenzhen 抽签: a
+    mix is an error), and numbers typed that way are recorded with the seed 报名表序号 instead
+    of the lot's seed."""
 
     key: str
     sheets: tuple[SheetLayout, ...]
@@ -88,6 +93,8 @@ class RosterLayout:
     entrant_word: tuple[str, str] = ("个参赛单位", "entries")  # a team, a pair or a person
     name_parts: tuple[str, ...] = ()
     name_sep: str = "/"
+    number_word: tuple[str, str] = ("队号", "team")
+    numbers_all_or_none: bool = False
 
     @property
     def table(self) -> SheetLayout:
@@ -102,7 +109,8 @@ ROSTER_LAYOUTS: dict[str, RosterLayout] = {
     "pairs": RosterLayout("pairs", (L.ROSTER_PAIRS,), entrants=entrants_from_pairs,
                           person_rows=True, runs_on_core=False, lot="event",
                           certificate_per_entrant=True, name_parts=("name1", "name2"),
-                          entrant_word=("行", "rows")),  # the Shenzhen check counts its 报名 rows
+                          entrant_word=("行", "rows"),  # the Shenzhen check counts its 报名 rows
+                          number_word=("序号", "pair"), numbers_all_or_none=True),
 }
 
 

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
+from bianpai.engines.errors import InputError
 from bianpai.workbooks.layouts import SheetLayout
 
 #: a computed column: the core row (dict by core column key) and the language → the value
@@ -34,7 +35,9 @@ class SheetView:
     source: dict[str, str | Computed] = field(default_factory=dict)
     #: core column key → (the view column it is read from, its value from a row read with the
     #: view's layout as a dict by view key): a core column the view shows computed (a board
-    #: numbered across the event → 局)
+    #: numbered across the event → 局). The function may refuse a row by raising
+    #: ``InputError`` whose ``column`` is the view key of the offending cell (a 罚分 typed in
+    #: the column its kind does not read)
     inverse: dict[str, tuple[str, Callable[[dict], Any]]] = field(default_factory=dict)
     #: view keys naming the match's two sides on every row (南北序号, 东西序号): a row whose
     #: sides are not the drawn match's at its table belongs to an earlier pairing (a hand edit
@@ -68,13 +71,17 @@ class SheetView:
             out.append(row)
         return out
 
-    def to_core(self, df: pd.DataFrame, core: SheetLayout) -> pd.DataFrame:
+    def to_core(self, df: pd.DataFrame, core: SheetLayout,
+                errors: list[InputError] | None = None) -> pd.DataFrame:
         """A frame read with the view's layout (:func:`~bianpai.workbooks.tables.read_table`) in
         the columns of ``core``: renamed columns back to the core's keys, the core's other
-        columns ``None``; index and ``attrs`` (sheet, column letters by core key) kept."""
+        columns ``None``; index and ``attrs`` (sheet, column letters by core key) kept. A row an
+        ``inverse`` function refuses goes to ``errors`` at its cell (sheet!column+row) and is
+        marked bad (``attrs["bad_rows"]``: not read further)."""
         letters = dict(df.attrs.get("columns", {}))
         back = {src: key for key, src in self.source.items() if isinstance(src, str)}
         cols, data = {}, {}
+        bad: set = set(df.attrs.get("bad_rows", set()))
         recs = df.to_dict("records") if self.inverse else []
         wanted = [c.key for c in core.columns]
         # the sides a view shows on every row come back as side0/side1 even where the core's
@@ -86,7 +93,18 @@ class SheetView:
                 self.source.get(key))
             if k in self.inverse:
                 col, fn = self.inverse[k]
-                data[k] = [fn(r) for r in recs]
+                data[k] = []
+                for row, r in zip(df.index, recs):
+                    try:
+                        data[k].append(fn(r))
+                    except InputError as exc:
+                        data[k].append(None)
+                        bad.add(row)
+                        if exc.sheet is None:
+                            exc.sheet = df.attrs.get("sheet", self.layout.zh)
+                            exc.cell = f"{letters.get(getattr(exc, 'column', col), '?')}{row}"
+                        if errors is not None:
+                            errors.append(exc)
                 if col in letters:
                     cols[k] = letters[col]
                 continue
@@ -96,4 +114,6 @@ class SheetView:
         # object columns throughout: an int cell stays an int, an empty one None
         out = pd.DataFrame(data, index=df.index, columns=wanted, dtype=object)
         out.attrs = {**df.attrs, "columns": cols, "view": True}
+        if bad:
+            out.attrs["bad_rows"] = bad
         return out
