@@ -28,6 +28,7 @@ from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L  # noqa: F401
 from bianpai.workbooks.roster_layouts import roster_layout
+from bianpai.addin.core_row_checks import scoring_typed_problems
 from bianpai.addin.core_views import shown_layout
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
@@ -290,12 +291,9 @@ class CoreEvent:
         out: dict[tuple, MatchResult] = {}
         forfeits: dict[tuple, MatchResult] = {}
         sc = s.scoring
-        from bianpai.addin.core_row_checks import scoring_typed_problems  # noqa: PLC0415
-        bad = scoring_typed_problems(self, g, s)  # the scoring refuses what was typed
-        if bad:
+        if bad := scoring_typed_problems(self, g, s):  # the scoring refuses what was typed
             self.errors += bad
-            self.annulled[key], self._results_cache[key] = set(), {}
-            return {}
+            return self._results_cache.setdefault(key, {})
         if getattr(sc, "scope", "match") == "stage":
             out = self._stage_scope_results(g, s)
         for m in ([] if getattr(sc, "scope", "match") == "stage" else self.stage_matches(g, s)):
@@ -371,13 +369,9 @@ class CoreEvent:
                                    m.pool, f"{m.label or ''}（{'、'.join(f'{e}号' for e in gone)}退赛）")
         try:
             done = s.scoring.score_stage(matches, typed)
-        except InputErrors as exc:
+        except (InputErrors, InputError) as exc:
             empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
-            for e in exc.errors:
-                self.errors.append(self._placed(e, empty))
-            return {}
-        except InputError as exc:
-            self.errors.append(self._placed(exc, TypedMatch(games=pd.DataFrame(columns=["game"]))))
+            self.errors += [self._placed(e, empty) for e in getattr(exc, "errors", [exc])]
             return {}
         return {r.match.key: r for r in done}
 
