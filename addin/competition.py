@@ -112,6 +112,10 @@ class CoreEvent:
         return find_sheet(self.port, layout) or layout.name(self.lang)
 
     def group_of(self, value) -> Group | None:
+        """The group named ``value``; a sheet that shows no 组别 column (a workbook style's
+        view, ``None``) means the event's only group."""
+        if value is None and len(self.reg.groups) == 1:
+            return self.reg.groups[0]
         v = "" if value is None else str(value).strip()
         for g in self.reg.groups:
             if v in (g.id, g.name_zh, g.name_en):

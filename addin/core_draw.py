@@ -435,7 +435,7 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool 
 def _append_entry_rows(ev: CoreEvent, new) -> int:
     """Blank entry rows of the new matches; the number of game rows added."""
     port, lang = ev.port, ev.lang
-    res_rows, game_rows, game_sides = [], [], []
+    res_rows, res_sides, game_rows, game_sides = [], [], [], []
     states: dict[tuple, Any] = {}
     rkeys = [col.key for col in ev.lay.results.columns]
     for g, s, m in new:
@@ -454,6 +454,7 @@ def _append_entry_rows(ev: CoreEvent, new) -> int:
                 if k in rkeys:
                     row[rkeys.index(k)] = v
         res_rows.append(row)
+        res_sides.append({"side0": m.sides[0], "side1": m.sides[1], "label": m.label})
         gkeys = [col.key for col in ev.lay.games.columns]
         prepared = s.scoring.entry_rows(m) if hasattr(s.scoring, "entry_rows") else \
             [{} for _ in range(s.scoring.games_per_match)]
@@ -467,8 +468,8 @@ def _append_entry_rows(ev: CoreEvent, new) -> int:
                 if k in names:
                     grow[gkeys.index(col)] = names[k]
             game_rows.append(grow)
-            game_sides.append({"side0": m.sides[0], "side1": m.sides[1]})
+            game_sides.append({"side0": m.sides[0], "side1": m.sides[1], "label": m.label})
     # through the workbook style's views (its own columns; the sides on every board row)
-    append_core_rows(port, ev.reg, ev.lay.results, res_rows, lang)
+    append_core_rows(port, ev.reg, ev.lay.results, res_rows, lang, extra=res_sides)
     append_core_rows(port, ev.reg, ev.lay.games, game_rows, lang, extra=game_sides)
     return len(game_rows)

@@ -366,7 +366,7 @@ class Regulation(Strict):
     draw: DrawRule = Field(default_factory=DrawRule)
     awards: AwardRules | None = None
     eligibility: EligibilityRules | None = None
-    roster_layout: Literal["pairs", "people", "teams"] = "pairs"
+    roster_layout: Literal["pairs", "people", "teams", "bridge-teams"] = "pairs"
     # titles of the two sides on the shared 成绩/逐局成绩 sheets (Chinese, English) when the
     # stages' formats name their sides differently (南北/东西, 先手/后手); None: the first stage's
     side_titles: list[str] | None = None

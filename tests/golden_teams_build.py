@@ -116,8 +116,9 @@ def _playoff(path: Path, stage: str, match: str, imps: tuple[int, int]) -> None:
     book.save(path)
 
 
-def run_flow(preset: str, path: Path) -> None:
-    """The whole fixed-seed event of ``preset`` written to ``path`` through the commands."""
+def run_flow(preset: str, path: Path, *, until: str | None = None) -> None:
+    """The whole fixed-seed event of ``preset`` written to ``path`` through the commands;
+    ``until="advance"``: stop before ``advance`` (the first stage played out, same seeds)."""
     from bianpai.addin import commands
     rng = random.Random(20241)
     _new(path, preset)
@@ -136,6 +137,8 @@ def run_flow(preset: str, path: Path) -> None:
         _fill(path, rng)
         if rnd < rounds:
             commands.draw(_port(path, "draw"), seed=100 + rnd)
+    if until == "advance":
+        return
     commands.advance(_port(path, "advance"), seed=5)
     tie_done = False
     for step in range(12):

@@ -16,6 +16,7 @@ from bianpai.templates.schema import Regulation
 from bianpai.workbooks.log_summaries import (DrawFacts, RankFacts, pairs_draw_summary,
                                              pairs_rank_summary)
 from bianpai.workbooks.pairs_sheets import pairs_views
+from bianpai.workbooks.team_sheets import bridge_team_views
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.layouts import C, SheetLayout
 from bianpai.workbooks.sheet_views import SheetView
@@ -89,6 +90,10 @@ SHEET_SETS: dict[str, SheetSet] = {
                       entrant_rounds=True, quiet_unset=False,
                       draw_summary=pairs_draw_summary, rank_summary=pairs_rank_summary,
                       plain_data=True),
+    # the bridge team workbook (docs/teams-port.md): its own columns, no hidden record copies,
+    # no 桌卡/记分单, no 退赛 sheet
+    "bridge-teams": SheetSet("bridge-teams", views=bridge_team_views, record_copies=False,
+                             round_papers=False, withdrawals_sheet=False, quiet_unset=False),
 }
 
 
