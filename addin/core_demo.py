@@ -267,10 +267,16 @@ def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict,
     from bianpai.addin.competition import load_core_event  # noqa: PLC0415
     port = _port(out, "demo-results")
     ev = ev or load_core_event(port)
-    name = find_sheet(port, ev.lay.games)
-    grid = port.read_values(name)
-    header = grid[0]
+    from bianpai.addin.core_views import read_core_sheet, shown_layout, style_of  # noqa: PLC0415
+    view = style_of(ev.reg).view(ev.reg, ev.lay.games.key)
+    name = find_sheet(port, shown_layout(ev.reg, ev.lay.games))
     keys = [c.key for c in ev.lay.games.columns]
+    if view is None:
+        grid = port.read_values(name)
+    else:  # the style shows 逐局成绩 in its own columns: filled in the core's, written back
+        df = read_core_sheet(port, ev.reg, ev.lay.games, errors=[])
+        grid = [keys] + [[rec.get(k) for k in keys] for rec in df.to_dict("records")]
+    header = grid[0]
     filled = 0
     by_match: dict[tuple, list[int]] = {}
     # columns a scoring prefills when a match's rows are prepared (台次, 牌号) do not count
@@ -320,7 +326,15 @@ def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict,
                 rows.append(dict(zip(keys, row)))
             games = pd.DataFrame(rows)[[k for k in keys[5:]]]
             need = s.scoring.extra_games_needed(TypedMatch(games=games))
-    port.append_rows(name, grid[1:] + extra, start_row=2)
+    out = grid[1:] + extra
+    if view is not None:
+        sides = []
+        for r in out:
+            g = ev.group_of(r[0])
+            m = sched.get((g.id, ev.stage_of(g, r[1]).id, r[2], r[3], r[4]), {})
+            sides.append({k: m.get(k) for k in ("side0", "side1", "label")})
+        out = view.rows(ev.lay.games, out, ev.lang, sides)
+    port.append_rows(name, out, start_row=2)
     port.save()
     return filled
 
@@ -370,7 +384,12 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
     else:
         roster, people = _roster(reg, seed, fields)
         from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
-        port.append_rows(find_sheet(port, K.ROSTER), roster, start_row=2)
+        from bianpai.workbooks.roster_layouts import roster_layout  # noqa: PLC0415
+        # in the columns of the style's 报名 (a roster without 组别 for an event of one group)
+        shown = roster_layout(reg.roster_layout).table
+        keys = [col.key for col in K.ROSTER.columns]
+        rows = [[dict(zip(keys, r)).get(col.key) for col in shown.columns] for r in roster]
+        port.append_rows(find_sheet(port, shown), rows, start_row=2)
         port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
         n_entries = len(roster)
     console.print(f"[green]✓[/] 报名：{n_entries} 个参赛单位（队/组合/个人），{len(people)} 人")

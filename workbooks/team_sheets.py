@@ -77,8 +77,9 @@ def bridge_team_views(reg: Regulation) -> dict[str, SheetView]:
     label = {"match": lambda d, _l: d.get("label") or None}
     return {
         K.DRAW.key: SheetView(T.TEAM_DRAW),
+        # 场次 read back: a knockout's next round follows its matches by label (QF1 …)
         K.SCHEDULE.key: SheetView(T.TEAM_SCHEDULE, {
-            **label, "home": "side0", "home_name": "side0_name",
+            "match": "label", "home": "side0", "home_name": "side0_name",
             "away": "side1", "away_name": "side1_name",
             "open_ns": lambda d, _l: played(d, "side0"), "open_ew": "side1",
             "closed_ns": "side1", "closed_ew": lambda d, _l: played(d, "side0"),
