@@ -42,12 +42,10 @@ from bianpai.addin.core_roster import (_check_members, _entrants_from_people,
 from bianpai.addin.core_detect import (DEFAULT_SIDES, Layouts,  # noqa: F401
                                        is_core_regulation, is_core_workbook, layouts_for)
 
-
 __all__ = ["is_core_regulation", "is_core_workbook", "CoreEvent", "GroupState",
            "load_core_event", "layouts_for", "DEFAULT_SIDES",
            # the record sheets' reading, re-exported for the commands that write them
            "records", "check_record", "RECORD_COPIES", "DRAW_KEYS", "ENTRY_KEYS"]
-
 
 
 # ------------------------------------------------------------------------------ the event
@@ -112,9 +110,7 @@ class CoreEvent:
         return find_sheet(self.port, layout) or layout.name(self.lang)
 
     def group_of(self, value) -> Group | None:
-        """The group named ``value``; a sheet that shows no 组别 column (a workbook style's
-        view, ``None``) means the event's only group."""
-        if value is None and len(self.reg.groups) == 1:
+        if value is None and len(self.reg.groups) == 1:  # no 组别 column: the only group
             return self.reg.groups[0]
         v = "" if value is None else str(value).strip()
         for g in self.reg.groups:
