@@ -18,6 +18,7 @@ from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.core_draw import _scored_or_refuse, write_record
+from bianpai.addin.core_views import style_of
 from bianpai.addin.core_joiners import is_late_rule, runs_beside_next, stage_totals
 
 
@@ -218,4 +219,10 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
     result = c.CommandResult("advance", "进入下一阶段：" + "；".join(done),
                              f"advanced: {len(new_rows)} qualifiers", seed=seed)
     result.status_hint = ("；".join(done) + " 已进入", "可以抽签编排新阶段第1轮")
+    if style_of(ev.reg).draw_on_advance:  # the style pairs the new stages' first round at once
+        from bianpai.addin.core_draw import drawn  # noqa: PLC0415
+        d, _args, _lang = drawn(port, seed=seed)
+        result.summary_zh += "；" + d.summary_zh
+        result.summary_en += "; " + d.summary_en
+        result.status_hint = d.status_hint
     return c.finish(port, result, {"seed": seed}, ev.lang)

@@ -409,14 +409,18 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
                 except RuleError as exc:
                     if getattr(exc, "next_command", None) == "advance":
                         res = commands.advance(port, seed=seed + step)
+                        from bianpai.addin.core_views import style_of  # noqa: PLC0415
                         console.print(f"[green]✓[/] {res.summary_zh}")
-                        continue
-                    if step == 1:  # nothing could be drawn (e.g. a missing optional package)
+                        if not style_of(reg).draw_on_advance:  # else: its round is drawn
+                            continue
+                    elif step == 1:  # nothing could be drawn (e.g. a missing optional package)
                         raise
-                    if getattr(exc, "next_command", None) != "rank":  # not the normal end
-                        console.print(f"[yellow]![/] {escape(exc.zh)}")
-                    break
-                console.print(f"[green]✓[/] {res.summary_zh}")
+                    else:
+                        if getattr(exc, "next_command", None) != "rank":  # not the normal end
+                            console.print(f"[yellow]![/] {escape(exc.zh)}")
+                        break
+                else:
+                    console.print(f"[green]✓[/] {res.summary_zh}")
                 # one reading of the drawn event for both entry sheets (each fill writes only
                 # its own sheet and reads its rows afresh)
                 from bianpai.addin.competition import load_core_event  # noqa: PLC0415

@@ -182,16 +182,25 @@ def _num(v) -> str:
 
 
 def _schedule_rows(ev: CoreEvent, extra: list[tuple[Group, Stage, Match]]) -> list[list]:
+    """对阵 rows: stage by stage, or (``SheetSet.schedule_by_round``) the stages that run beside
+    each other round by round, as they were drawn."""
     rows = []
+    by_round = style_of(ev.reg).schedule_by_round
     for g in ev.reg.groups:
-        for s in g.stages:
+        keyed, wave = [], 0
+        for si, s in enumerate(g.stages):
+            if si and not runs_beside_next(g, g.stages[si - 1]):
+                wave = si
             ms = ev.stage_matches(g, s) + [m for gg, ss, m in extra if gg is g and ss is s]
-            for m in sorted(ms, key=lambda m: (m.round, str(m.pool or ""), m.table)):
+            for m in ms:
                 a, b = (m.sides + (None,))[:2]
                 res, note = _result_text(ev, g, s, m)
-                rows.append([ev.gname(g), ev.sname(s), m.pool, m.round, m.table, m.label,
-                             a, ev.name_of(g, a), b, ev.name_of(g, b) if b is not None else
-                             ("轮空" if ev.lang == "zh" else "bye"), res, note])
+                key = (wave, m.round, si) if by_round else (si, m.round)
+                keyed.append((key + (str(m.pool or ""), m.table), [
+                    ev.gname(g), ev.sname(s), m.pool, m.round, m.table, m.label,
+                    a, ev.name_of(g, a), b, ev.name_of(g, b) if b is not None else
+                    ("轮空" if ev.lang == "zh" else "bye"), res, note]))
+        rows += [r for _k, r in sorted(keyed, key=lambda kr: kr[0])]
     return rows
 
 
@@ -216,10 +225,17 @@ def _missing_reason(ev: CoreEvent, g: Group, s: Stage, miss: list[Match]) -> Inp
 
 
 def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str | None = None):
+    """抽签编排 (:func:`drawn`), logged in 日志 and saved."""
+    result, args, lang = drawn(port, seed=seed, accept_warnings=accept_warnings)
+    return c.finish(port, result, args, lang)
+
+
+def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str | None = None):
     """抽签编排: team numbers and pools by seeded lot for every group not yet drawn, then the
     next round of every stage that can go on (asked of the stage's format). Refuses, naming the
     matches, while a stage's drawn rounds lack results; says when a stage is over and
-    ``advance`` is the next step. Blank 成绩 / 逐局成绩 rows are added for every new match."""
+    ``advance`` is the next step. Blank 成绩 / 逐局成绩 rows are added for every new match.
+    Returns ``(result, logged arguments, language)``; nothing is logged nor saved yet."""
     ev = load_core_event(port)
     _scored_or_refuse(ev)
     warnings: list[InputError] = []
@@ -333,8 +349,8 @@ def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: s
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
-    return c.finish(port, result, {"seed": seed, "accept_warnings": accept_warnings if warnings
-                                   else None}, ev.lang)
+    return result, {"seed": seed, "accept_warnings": accept_warnings if warnings else None}, \
+        ev.lang
 
 
 def log_corrections(ev: CoreEvent, result) -> None:

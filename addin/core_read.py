@@ -305,6 +305,7 @@ def _read_typed(ev: CoreEvent) -> None:
     game_keys = [c.key for c in ev.lay.games.columns if c.key not in
                  {k.key for k in K.KEY_COLUMNS} | {"game"}]
     totals: dict[tuple, tuple[dict, str | None, str]] = {}
+    extras: dict[tuple, dict] = {}  # 加赛 rows by match key: extra_<value key> → value
     cells: dict[tuple, dict[str, str]] = {}
     # values the draw writes (几局胜 …) do not make a row "typed"
     prefilled = {c.key for g in ev.reg.groups for s in g.stages
@@ -317,6 +318,9 @@ def _read_typed(ev: CoreEvent) -> None:
         if m is None or (rec["side0"], rec["side1"]) != (m["side0"], m["side1"]):
             ev.errors.append(match_row_problem(ev, key, rec, drawn, ev.lay.results, res_df, row,
                                                rsheet))
+            continue
+        if rec.get("extra_row"):  # a style's 加赛 row: the extra boards of a tied match
+            extras[key] = {f"extra_{k}": rec.get(k) for k in value_keys}
             continue
         if key in totals:
             first = totals[key][2].partition("!")[2]
@@ -384,7 +388,7 @@ def _read_typed(ev: CoreEvent) -> None:
             continue
         # the rows as dicts: the per-match frame is built only if a scoring reads ``games``
         ev.typed[key] = TypedMatch.from_rows(
-            rows, totals=vals if has_totals else {}, decision=decision,
+            rows, totals={**vals, **extras.get(key, {})} if has_totals else {}, decision=decision,
             penalties=tuple(pens.get(key, ())), cells=cells.get(key, {}),
             where=tuple(w for w in (where_t, where_g.get(key, "")) if w))
 

@@ -114,7 +114,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         erows, eextras = entrant_round_rows(ev)
         write_core_sheet(port, ev.reg, ENTRANT_ROUNDS, erows, ev.lang, extra=eextras)
     if final_rows and style.final_sheet:
-        c.write_generated(port, K.FINAL, final_rows, ev.lang, break_on=(0,))
+        write_core_sheet(port, ev.reg, K.FINAL, final_rows, ev.lang, break_on=(0,))
     if style.rank_papers:
         core_paper.write_rank_papers(ev, upto_round)  # 成绩公告, 排名走势
     added = prepare_playoff_rows(ev, offers)

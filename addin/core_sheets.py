@@ -12,12 +12,22 @@ import pandas as pd
 
 from bianpai.addin.competition import CoreEvent
 from bianpai.addin.core_unplaced import place_of
+from bianpai.engines.errors import RuleError
 from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import FinalRankPart, Group, Stage
 from bianpai.addin.core_draw import _num
 
 
 # ------------------------------------------------------------------------------ rank
+
+def _placings_so_far(s: Stage, st) -> pd.DataFrame:
+    """A knockout's placings, or none yet while a match that gives them is undecided (a
+    ranking after a round, ``rank --round``, in the middle of the bracket): no place shown."""
+    try:
+        return s.format.placings(st)
+    except RuleError:
+        return pd.DataFrame(columns=["entrant", "pool", "place", "decided_by"])
+
 
 def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
                    st=None, extras: list[dict] | None = None) -> list[list]:
@@ -29,7 +39,7 @@ def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
     for p in st.pools():
         tab = st.standings[p]
         if _is_knockout(s):
-            placings = placings if placings is not None else s.format.placings(st)
+            placings = placings if placings is not None else _placings_so_far(s, st)
             pl = placings[placings["pool"].isin([p]) | (placings["pool"].isna() if p is None else False)]
             order = {int(e): (int(pl_), d) for e, pl_, d in zip(pl["entrant"], pl["place"], pl["decided_by"])}
             tab = tab.assign(rank=[order.get(int(e), (None, ""))[0] for e in tab["entrant"]],

@@ -263,8 +263,14 @@ class BridgeKnockoutImps(_BridgeImps):
             raise InputError("本场成绩不完整", "this match's result is incomplete")
         hi, ai = imps
         out = ("W", "L") if hi > ai else ("L", "W") if hi < ai else ("D", "D")
+        values = {"imps_won": (hi, ai), "imps_lost": (ai, hi)}
+        # a tied match's extra boards (加赛), typed as their own row: for the ``extra_boards``
+        # tie-break of the knockout format
+        extra = tuple(_int_or_none(typed.totals.get(f"extra_{k}")) for k in ("home_imps", "away_imps"))
+        if None not in extra:
+            values["extra_imps"] = extra
         return MatchResult(match=match, points=(Decimal(hi), Decimal(ai)), outcome=out,
-                           values={"imps_won": (hi, ai), "imps_lost": (ai, hi)})
+                           values=values)
 
     def bye(self, match: Match) -> MatchResult:
         return MatchResult(match=match, points=tuple(Decimal(0) for _ in match.sides),

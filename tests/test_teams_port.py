@@ -39,15 +39,16 @@ def on_core(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def first_stage(tmp_path_factory):
-    """Per preset: the golden flow up to ``advance`` (first stage drawn, typed — a hand edit of
-    round 2, a fine — and played out) run by the core; every sheet's values."""
+def whole_flow(tmp_path_factory):
+    """Per preset: the whole golden flow (first stage with a hand edit of round 2 and a fine,
+    advance, the later stages with Fujian's tied QF1 and its 加赛 row, a ranking after a round
+    in the middle of the bracket, rank, awards) run by the core; every sheet's values."""
     out = {}
     with pytest.MonkeyPatch.context() as mp:
         switched_on(mp)
         for preset in G.PRESETS:
             path = tmp_path_factory.mktemp("teams") / f"{preset}.xlsx"
-            G.run_flow(preset, path, until="advance")
+            G.run_flow(preset, path)
             out[preset] = G.dump(path)
     return out
 
@@ -75,26 +76,54 @@ def test_the_switch_puts_the_presets_on_the_core(on_core):
     assert all(is_core_regulation(load_preset(p)) for p in G.PRESETS)
 
 
-@pytest.mark.parametrize("preset", G.PRESETS)
-@pytest.mark.parametrize("sheet", ["报名", "队员", "校验", "抽签", "罚分"])
-def test_core_writes_the_golden_sheet(first_stage, preset, sheet):
-    """报名/队员 typed by the flow, 校验 from ``check``, 抽签 by the one seeded lot (六（一）), 罚分
-    with the 规程's fine read back: cell for cell the pipeline's."""
-    assert first_stage[preset][sheet] == G.load(preset)[sheet]
+#: the sheets the core writes cell for cell as the pipeline did (docs/teams-port.md: CLOSED)
+CLOSED = ["规程", "报名", "队员", "校验", "抽签", "罚分", "_bianpai_settings", "对阵", "成绩",
+          "逐副成绩", "总排名", "奖励", "领奖签收表", "证书", "荣誉证书"]
 
 
 @pytest.mark.parametrize("preset", G.PRESETS)
-@pytest.mark.parametrize("sheet", ["对阵", "成绩", "逐副成绩"])
-def test_core_writes_the_golden_first_stage_rows(first_stage, preset, sheet):
-    """Every round of the first stage — the Swiss pairing, the hand edit of round 2 kept, the
-    seats and boards of 对阵, the typed IMPs and board scores — as the pipeline wrote them."""
-    want = _stage_rows(G.load(preset)[sheet], FIRST[preset])
-    assert _stage_rows(first_stage[preset][sheet], FIRST[preset]) == want
+@pytest.mark.parametrize("sheet", CLOSED)
+def test_core_writes_the_golden_sheet(whole_flow, preset, sheet):
+    """报名/队员 typed by the flow, 校验 from ``check``, 抽签 by the one seeded lot (六（一）); 对阵
+    with every stage's rounds as drawn (the stages beside each other round by round, the
+    round-2 hand edit kept, seats and boards, 六（四）（五）), 成绩/逐副成绩 with the knockout's
+    场次 and the 加赛 row, 罚分 with the 规程's fine, 总排名 and the award sheets: cell for cell
+    the pipeline's."""
+    assert whole_flow[preset][sheet] == G.load(preset)[sheet]
 
 
 @pytest.mark.parametrize("preset", G.PRESETS)
-def test_core_keeps_no_hidden_record_copies(first_stage, preset):
+def test_core_first_stage_rows_equal(whole_flow, preset):
+    """The first stage's rows of 对阵 — the Swiss pairing of every round — as the pipeline's."""
+    for sheet in ("对阵", "成绩", "逐副成绩"):
+        want = _stage_rows(G.load(preset)[sheet], FIRST[preset])
+        assert _stage_rows(whole_flow[preset][sheet], FIRST[preset]) == want, sheet
+
+
+@pytest.mark.parametrize("preset", G.PRESETS)
+def test_core_keeps_no_hidden_record_copies(whole_flow, preset):
     """The style checks its 抽签 against the roster rows: no ``_bianpai_draw`` sheet, and no
     桌卡/记分单/退赛 the pipeline's workbook does not have."""
-    names = set(first_stage[preset])
+    names = set(whole_flow[preset])
     assert not names & {"_bianpai_draw", "桌卡", "记分单", "退赛"}
+
+
+def test_a_knockout_extra_boards_row_is_read_as_the_match_extra_imps(on_core):
+    """福建 九（二）: a tied knockout match's extra boards typed as a 成绩 row whose 场次 is
+    ‹场次›加赛 are the match's extra IMPs (for an ``extra_boards`` tie-break), not the same match
+    entered twice."""
+    import pandas as pd
+    from bianpai.engines.core import Match, TypedMatch
+    from bianpai.workbooks.team_sheets import bridge_team_views
+    view = bridge_team_views(load_preset(G.PRESETS[0]))["results"]
+    df = pd.DataFrame([{"stage": "淘汰赛", "round": 1, "match": m, "table": 1, "home": 3,
+                        "away": 2, "home_imps": h, "away_imps": a, "note": None}
+                       for m, h, a in (("QF1", 30, 30), ("QF1加赛", 7, 3))], index=[2, 3])
+    from bianpai.addin.core_detect import layouts_for
+    core = view.to_core(df, layouts_for(load_preset(G.PRESETS[0])).results)
+    assert list(core["extra_row"]) == [False, True]
+    sc = B.BridgeKnockoutImps()
+    res = sc.score_typed(Match(round=1, table=1, sides=(3, 2), label="QF1"), TypedMatch(
+        games=pd.DataFrame(), totals={"home_imps": 30, "away_imps": 30, "extra_home_imps": 7,
+                                      "extra_away_imps": 3}))
+    assert res.outcome == ("D", "D") and res.values["extra_imps"] == (7, 3)

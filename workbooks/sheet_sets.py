@@ -45,7 +45,10 @@ class SheetSet:
     draw (:mod:`bianpai.workbooks.log_summaries`), with the seed logged only when numbers were
     drawn by that press; ``rank_summary``: the same for a ranking; ``plain_data``: ``rank``
     hands its rankings (``--json``) by group name alone (a single-stage workbook) instead of
-    "group stage", the criteria as numbers (6, 1.5) instead of text."""
+    "group stage", the criteria as numbers (6, 1.5) instead of text; ``draw_on_advance``:
+    ``advance`` also pairs the first round of the stages it enters (one press, one 日志 row);
+    ``schedule_by_round``: 对阵 lists the stages that run beside each other round by round (as
+    they were drawn) instead of stage by stage."""
 
     key: str
     schedule_whole: bool = False
@@ -62,6 +65,8 @@ class SheetSet:
     draw_summary: Callable[[DrawFacts], tuple[str, str]] | None = None
     rank_summary: Callable[[RankFacts], tuple[str, str]] | None = None
     plain_data: bool = False
+    draw_on_advance: bool = False
+    schedule_by_round: bool = False
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns). Without
@@ -93,7 +98,8 @@ SHEET_SETS: dict[str, SheetSet] = {
     # the bridge team workbook (docs/teams-port.md): its own columns, no hidden record copies,
     # no 桌卡/记分单, no 退赛 sheet
     "bridge-teams": SheetSet("bridge-teams", views=bridge_team_views, record_copies=False,
-                             round_papers=False, withdrawals_sheet=False, quiet_unset=False),
+                             round_papers=False, withdrawals_sheet=False, quiet_unset=False,
+                             draw_on_advance=True, schedule_by_round=True),
 }
 
 

@@ -87,6 +87,8 @@ class SheetView:
         # the sides a view shows on every row come back as side0/side1 even where the core's
         # sheet has no such column (its 逐局成绩)
         wanted += [k for k in ("side0", "side1") if k in back and k not in wanted]
+        # a flag the view reads off its own columns (a 加赛 row) comes back under its key
+        wanted += [k for k in self.inverse if k not in wanted]
         for k in wanted:
             key = back.get(k, k)
             in_view = any(v.key == key for v in self.layout.columns) and not callable(

@@ -22,6 +22,11 @@ from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.sheet_views import SheetView
 
 
+#: 总排名 of an event of one group: the core's without 组别
+FINAL = K.FINAL.model_copy(update={"columns": [c for c in K.FINAL.columns if c.key != "group"],
+                                   "page_break_on": ()})
+
+
 def _stages(reg: Regulation) -> dict:
     """Each stage of the event by its names (Chinese, English, id)."""
     out = {}
@@ -74,17 +79,28 @@ def bridge_team_views(reg: Regulation) -> dict[str, SheetView]:
     def seats(d: dict, lang: str):
         return seating(stages.get(d.get("stage")), d.get("side0"), d.get("side1"), lang)
 
-    label = {"match": lambda d, _l: d.get("label") or None}
+    def match(d: dict, _lang: str):
+        # 场次 names a knockout's match (QF1 …); a pool's position label (1vs4) is not shown
+        st = stages.get(d.get("stage"))
+        return d.get("label") or None if st is not None and st.format.kind == "knockout" \
+            else None
+
+    label = {"match": match}
     return {
         K.DRAW.key: SheetView(T.TEAM_DRAW),
         # 场次 read back: a knockout's next round follows its matches by label (QF1 …)
         K.SCHEDULE.key: SheetView(T.TEAM_SCHEDULE, {
-            "match": "label", "home": "side0", "home_name": "side0_name",
+            **label, "home": "side0", "home_name": "side0_name",
             "away": "side1", "away_name": "side1_name",
             "open_ns": lambda d, _l: played(d, "side0"), "open_ew": "side1",
             "closed_ns": "side1", "closed_ew": lambda d, _l: played(d, "side0"),
-            "boards": boards, "seats": seats}),
-        "results": SheetView(T.TEAM_RESULTS, {**label, "home": "side0", "away": "side1"}),
+            "boards": boards, "seats": seats},
+            inverse={"label": ("match", lambda rec: rec.get("match"))}),
+        # a row whose 场次 ends in 加赛 holds the extra boards of a tied knockout match (九（二）)
+        "results": SheetView(T.TEAM_RESULTS, {**label, "home": "side0", "away": "side1"},
+                             inverse={"extra_row": ("match", lambda rec: str(
+                                 rec.get("match") or "").endswith("加赛"))}),
         "games": SheetView(T.TEAM_BOARDS, {**label, "board": "game"}),
         K.PENALTIES.key: SheetView(T.TEAM_FINES, {"vp": "points"}),
+        K.FINAL.key: SheetView(FINAL),
     }
