@@ -62,16 +62,33 @@ def _match_table(title: str, rows: list[dict]) -> Table:
     return t
 
 
+#: a table longer than LONG rows shows its first SHOWN rows and points at the sheet (a 512-entry
+#: bracket or a 300-team ranking is read in the workbook, not scrolled past in a terminal)
+LONG, SHOWN = 40, 32
+
+
+def _rest(console: Console, rows: list[dict], sheet: str) -> None:
+    """The pointer printed under a shortened table."""
+    n = len(rows) - SHOWN
+    console.print(f"… 另有 {n} 行，完整表格见工作簿的“{sheet}”表"
+                  f" / {n} more rows: see sheet {sheet} in the workbook")
+
+
 def print_standings(console: Console, data: dict) -> None:
     """Each group's standings in the terminal: 名次, 队号/序号, 队名/选手 (总排名 also 名次来源),
-    the main score and first tie-break, 说明; a knockout stage as its matches."""
+    the main score and first tie-break, 说明; a knockout stage as its matches. A table of more
+    than :data:`LONG` rows shows its first :data:`SHOWN` and names the sheet with the rest."""
     from bianpai.engines import load_criteria
     CRITERIA = load_criteria()  # noqa: N806
-    for group, rows in data.items():
-        if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
+    for group, all_rows in data.items():
+        if not all_rows or not isinstance(all_rows, list) or not isinstance(all_rows[0], dict):
             continue
+        long = len(all_rows) > LONG
+        rows = all_rows[:SHOWN] if long else all_rows
         if _is_match_rows(rows):
             console.print(_match_table(str(group), rows))
+            if long:
+                _rest(console, all_rows, "签表")
             continue
         t = Table(title=str(group), show_lines=False)
         team = "team" in rows[0]
@@ -101,6 +118,8 @@ def print_standings(console: Console, data: dict) -> None:
                       *["" if r.get(k) is None else str(r[k]) for k in crit],
                       r.get("explanation") or "")
         console.print(t)
+        if long:
+            _rest(console, all_rows, "总排名" if "source" in rows[0] else "排名")
 
 
 def next_step_of(workbook) -> tuple[str, str] | None:
