@@ -115,10 +115,27 @@ class OpenpyxlPort:
         #: command, and the demo's chain of commands on one port, reads a sheet many times)
         self._read_cache: dict[str, Grid] = {}
         self._derived: dict[str, dict] = {}
+        #: sheet → (values, format) written but not yet made into cells (see _materialize)
+        self._deferred: dict[str, tuple] = {}
 
     def _sheet(self, name: str):
-        """The worksheet ``name``, parsed on first use."""
+        """The worksheet ``name``, parsed on first use (its written cells made now when their
+        writing was deferred)."""
+        if name in self._deferred:
+            self._materialize(name)
         return self._book.sheet(name) if self._book is not None else self.wb[name]
+
+    def _materialize(self, name: str) -> None:
+        """Make the openpyxl cells of a sheet :meth:`write_sheet` wrote (deferred until the
+        sheet is read, appended to, or saved: a chain of commands on one port — the demo —
+        rewrites its generated sheets many times and keeps only the last)."""
+        values, fmt = self._deferred.pop(name)
+        ws = self.wb[name]
+        for r, row in enumerate(values, start=1):
+            for c, v in enumerate(row, start=1):
+                _set(ws.cell(row=r, column=c), v)
+        if fmt:
+            _apply_format(ws, values, fmt)
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -219,6 +236,7 @@ class OpenpyxlPort:
     def write_sheet(self, sheet: str, values: Grid, fmt: SheetFormat | None = None, *,
                     position: int | None = None) -> None:
         self._forget(sheet)
+        self._deferred.pop(sheet, None)
         if sheet in self.wb.sheetnames:
             position = self.wb.sheetnames.index(sheet)
             self.wb.remove(self.wb[sheet])
@@ -229,11 +247,8 @@ class OpenpyxlPort:
             self._changes.rewritten.append(sheet)
         self._changes.deleted.discard(sheet)
         self._changes.appended.pop(sheet, None)
-        for r, row in enumerate(values, start=1):
-            for c, v in enumerate(row, start=1):
-                _set(ws.cell(row=r, column=c), v)
-        if fmt:
-            _apply_format(ws, values, fmt)
+        self._deferred[sheet] = ([list(r) for r in values], fmt)
+        del ws
 
     def append_rows(self, sheet: str, rows: Grid, *, start_row: int) -> None:
         self._forget(sheet)
@@ -256,6 +271,7 @@ class OpenpyxlPort:
 
     def delete_sheet(self, sheet: str) -> None:
         self._forget(sheet)
+        self._deferred.pop(sheet, None)
         if sheet in self.wb.sheetnames:
             self.wb.remove(self.wb[sheet])
             if self._book is not None:
@@ -278,6 +294,8 @@ class OpenpyxlPort:
         It refuses, before writing anything, when a sheet it regenerates or deletes holds
         something its new version would not (a chart, comments, conditional formats…).
         """
+        for name in list(self._deferred):
+            self._materialize(name)
         target = _write_target(self.out)
         if target.exists() and not os.access(target, os.W_OK) or (
                 target.exists() and not (target.stat().st_mode & 0o222)):
