@@ -377,7 +377,15 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
     # one open workbook for the whole event: every command reads and writes it in memory and
     # it is written once at the end (each step through files cost a load and a save)
     port = DemoPort(out, command="demo")
-    if reg.roster_layout == "people":
+    from bianpai.workbooks.roster_layouts import roster_layout  # noqa: PLC0415
+    rl = roster_layout(reg.roster_layout)
+    if rl.demo_roster is not None:  # the layout's own demo field (e.g. one row per pair)
+        sheets = rl.demo_roster(reg, seed, fields)
+        for lay, rows in zip(rl.sheets, sheets):
+            port.append_rows(find_sheet(port, lay), rows, start_row=2)
+        people = []
+        console.print(f"[green]✓[/] 报名：{len(sheets[0])} {rl.entrant_word[0]}")
+    elif reg.roster_layout == "people":
         people = _people_roster(reg, seed, fields)
         port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), people, start_row=2)
         n_entries = len({(r[0], r[1] or r[3]) for r in people})
@@ -392,7 +400,8 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         port.append_rows(find_sheet(port, shown), rows, start_row=2)
         port.append_rows(find_sheet(port, T.TEAM_PLAYERS), people, start_row=2)
         n_entries = len(roster)
-    console.print(f"[green]✓[/] 报名：{n_entries} 个参赛单位（队/组合/个人），{len(people)} 人")
+    if rl.demo_roster is None:
+        console.print(f"[green]✓[/] 报名：{n_entries} 个参赛单位（队/组合/个人），{len(people)} 人")
     from bianpai.addin.terminal import progress_bar  # noqa: PLC0415
     try:
         res = commands.check(port)
@@ -425,9 +434,12 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
                 # its own sheet and reads its rows afresh)
                 from bianpai.addin.competition import load_core_event  # noqa: PLC0415
                 ev = load_core_event(port)
+                filled = 0
                 if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
-                    _fill_results(port, rng, strength, ev)
-                _fill_match_results(port, rng, strength, ev)
+                    filled += _fill_results(port, rng, strength, ev)
+                filled += _fill_match_results(port, rng, strength, ev)
+                if not filled and step > 1:
+                    break  # a draw that lists what was drawn already (the whole event at once)
         typed = _type_places(port, rng)
         if typed:
             console.print(f"[green]✓[/] 名次录入（无编排阶段的组别）：{'、'.join(typed)}")
@@ -447,7 +459,14 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
             console.print(f"[green]✓[/] {ares.summary_zh}")
     finally:
         port.commit()
+    from bianpai.addin.core_views import style_of  # noqa: PLC0415
+    final_sheet = style_of(reg).final_sheet
     for title, rows in res.data.items():
+        if not final_sheet:  # a style whose 排名 is the final ranking (one stage, no 总排名)
+            if not title.endswith("总排名"):
+                from bianpai.addin.core_demo_views import standings_table  # noqa: PLC0415
+                console.print(standings_table(title, rows))
+            continue
         if not title.endswith("总排名"):
             continue
         t = Table(title=f"{title} / final ranking")

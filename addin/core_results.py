@@ -276,7 +276,7 @@ def core_awards(port: WorkbookPort):
                                        f"{g.name_en or g.id} has no stages: type its places in "
                                        f"Placings", sheet=ev.sheet(L.PLACINGS)))
             continue
-        fs = core_final_standings(ev, g)
+        fs = core_final_standings(ev, g, provisional=style_of(ev.reg).awards_unfinished)
         if fs is None:
             left = [ev.sname(s) for s in og.stages if not ev.finished(og, s)]
             errs.append(InputError(f"{ev.gname(g)}尚未结束（{'、'.join(left)}未完成），不能分配奖励",

@@ -169,9 +169,13 @@ def _read_roster_groups(ev: CoreEvent) -> None:
     sheet = r.attrs.get("sheet", K.ROSTER.zh)
     gids = []
     names = "、".join(g.name_zh for g in ev.reg.groups)
-    for row, rec in records(r):
+    bad = r.attrs.get("bad_rows", set())
+    # every row gets its group (a row with a bad cell too: it is still the group's entry)
+    for row, group in zip(r.index.tolist(), r["group"].tolist() if "group" in r.columns
+                          else [None] * len(r)):
+        rec = {"group": None if isinstance(group, float) and group != group else group}
         g = ev.group_of(rec["group"])
-        if g is None and rec["group"] is not None:
+        if g is None and rec["group"] is not None and row not in bad:
             ev.errors.append(InputError(f"未知组别“{rec['group']}”，应为：{names}",
                                         f"unknown group {rec['group']!r}; expected one of "
                                         + ", ".join(x.name_en or x.id for x in ev.reg.groups),

@@ -268,17 +268,20 @@ def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
     return (("✓ " if rec["won"] else "") + name, rec["score"] or None)
 
 
-def core_final_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:
+def core_final_standings(ev: CoreEvent, g: Group, *, provisional: bool = False
+                         ) -> pd.DataFrame | None:
     """The final ranking of a finished group from ``group.final_ranking`` parts (places of the
     named stages, in order; places shared inside a part stay shared; an entrant whose results
     are all annulled — 弃权, 退赛 取消 — is listed last with no place). Columns ``place``,
     ``number``, ``source``, ``explanation``, ``ranking`` (the sub-entrant label of a separate
     ranking, else ``None``); ``None`` while a stage is unfinished. A derived group
-    (``group.derived``) ranks the source group's entrants by a summed result value."""
+    (``group.derived``) ranks the source group's entrants by a summed result value.
+    ``provisional``: the places as they stand even while a stage is unfinished (a style that
+    awards by its 排名 at any time, ``SheetSet.awards_unfinished``)."""
     if g.derived is not None:
         d = _derived_standings(ev, g)
         return None if d is None else d.assign(ranking=None)
-    if not g.stages or not all(ev.finished(g, s) for s in g.stages):
+    if not g.stages or not (provisional or all(ev.finished(g, s) for s in g.stages)):
         return None
     sub = g.sub_entrants
     if sub is not None and sub.separate_rankings:

@@ -8,7 +8,6 @@ arbiter typing results), ranks, allocates awards, saves, and prints each group's
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import random
 from pathlib import Path
@@ -20,41 +19,8 @@ from bianpai.addin import commands
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from bianpai.workbooks.demo_rosters import UNITS, demo_roster  # noqa: F401  (the field)
 from bianpai.workbooks.tables import find_sheet
-
-UNITS = ["深圳市掼蛋运动协会", "福田区掼蛋协会", "南山区棋牌协会", "罗湖区桥牌协会", "宝安区掼蛋俱乐部"]
-
-
-def demo_roster(seed: int) -> list[list]:
-    """Roster rows of the Shenzhen field (names as the 规程's appendix, contact details removed).
-
-    Columns as :data:`bianpai.workbooks.layouts.ROSTER_PAIRS`."""
-    rng = random.Random(seed)
-    rows = []
-    n = 0
-
-    def person(gender):
-        nonlocal n
-        n += 1
-        birth = dt.date(rng.randint(1960, 2002), rng.randint(1, 12), rng.randint(1, 28))
-        return f"选手{n:02d}", gender, birth
-
-    plan = [("男子双人赛", ("男", "男"), ["公开赛男子第一名", "公开赛男子第二名", "公开赛男子第三名",
-                                        "公开赛男子第四名"] + ["协会推荐"] * 4),
-            ("女子双人赛", ("女", "女"), ["公开赛女子第一名", "公开赛女子第二名"] + ["协会推荐"] * 2),
-            ("混合双人赛", ("女", "男"), ["公开赛混合第一名", "公开赛混合第二名"] + ["协会推荐"] * 2)]
-    # the appendix's ranked players come first: 选手01–08 men, 09–12 women, 13–16 mixed
-    ranked = []
-    for group, genders, quals in plan:
-        for q in quals:
-            if q != "协会推荐":
-                ranked.append((group, genders, q))
-    picks = [(g, gs, q) for g, gs, quals in plan for q in quals if q == "协会推荐"]
-    for group, genders, q in ranked + picks:
-        a, b = person(genders[0]), person(genders[1])
-        rows.append([group, None, a[0], a[1], a[2], None, b[0], b[1], b[2], None,
-                     rng.choice(UNITS), q, None])
-    return rows
 
 
 def simulate_board(rng: random.Random, ns_strength: float, ew_strength: float) -> int:
@@ -132,13 +98,7 @@ def run_demo(preset: str, out: Path, *, seed: int = 2023, console: Console | Non
 
 
 def final_table(group: str, rows: list[dict]) -> Table:
-    """The demo's final standings of one group: 名次, 序号, 选手, 场分, 平均得分率, 说明 (rows as
-    :func:`bianpai.addin.commands.rank` gives them). The 说明 folds: rich would cut Chinese text
-    (no spaces) with "…" and lose which tie-break decided."""
-    t = Table(title=f"{group} 最终排名")
-    for col in ("名次", "序号", "选手", "场分", "平均得分率", "说明"):
-        t.add_column(col, overflow="fold", no_wrap=col != "说明", ratio=1 if col == "说明" else None)
-    for r in rows:
-        t.add_row(str(r["rank"]), str(r["number"]), r["name"], str(r["match_points"]),
-                  f"{r['avg_score_pct']:.2f}", r["explanation"])
-    return t
+    """The demo's final standings of one group (rows as :func:`bianpai.addin.commands.rank`
+    gives them): :func:`bianpai.addin.core_demo_views.standings_table`."""
+    from bianpai.addin.core_demo_views import standings_table  # noqa: PLC0415
+    return standings_table(group, rows)

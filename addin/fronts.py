@@ -195,7 +195,7 @@ def result_message(result: Any) -> str:
 def new_macro_workbook(reg, out, *, lang: str = "zh") -> Any:
     """``bianpai new --macros``: the full event workbook of ``reg`` (the sheets
     :func:`bianpai.addin.commands.build_workbook` writes) inside a macro workbook whose first
-    sheet, 操作, has one button per command (plus 进入下一阶段 for team events), the seed cell
+    sheet, 操作, has one button per command (:func:`bianpai.workbooks.xlsm.buttons_of`), the seed cell
     and the status area, already filled ("请填写报名表"). An existing ``out`` is kept in its
     backup stack. Returns the ``CommandResult`` of ``new``."""
     import os  # noqa: PLC0415
@@ -209,7 +209,7 @@ def new_macro_workbook(reg, out, *, lang: str = "zh") -> Any:
     from bianpai.addin.teams import is_team_regulation  # noqa: PLC0415
     from bianpai.workbooks import backups  # noqa: PLC0415
     from bianpai.workbooks.openpyxl_port import OpenpyxlPort  # noqa: PLC0415
-    from bianpai.workbooks.xlsm import build_xlsm, commands_for  # noqa: PLC0415
+    from bianpai.workbooks.xlsm import build_xlsm, buttons_of  # noqa: PLC0415
 
     out = Path(out)
     if out.suffix.lower() != ".xlsm":
@@ -221,7 +221,7 @@ def new_macro_workbook(reg, out, *, lang: str = "zh") -> Any:
         port.write_sheet(OPS_SHEET, [], None, position=0)  # merged into the shell's 操作
         jp = JournalPort(port, command="new", snapshots=False, before_save=[write_status])
         result = commands.build_workbook(jp, reg, lang=lang)
-        built = build_xlsm(sheets, Path(tmp) / "event.xlsm", commands_for(is_team_regulation(reg), is_core_regulation(reg)))
+        built = build_xlsm(sheets, Path(tmp) / "event.xlsm", buttons_of(reg, team=is_team_regulation(reg), core=is_core_regulation(reg)))
         out.parent.mkdir(parents=True, exist_ok=True)
         if out.exists():
             backups.push(out, "new")

@@ -183,20 +183,39 @@ def _core_status(port: WorkbookPort) -> tuple[str, str]:
 
 
 def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
-    """Status of a core event already read (:class:`bianpai.addin.competition.CoreEvent`)."""
+    """Status of a core event already read (:class:`bianpai.addin.competition.CoreEvent`), in
+    the words its workbook style declares (:class:`bianpai.workbooks.status_words.StatusWords`)."""
+    from bianpai.addin.core_views import style_of  # noqa: PLC0415
+    words = style_of(ev.reg).status_words
     if ev.roster.empty:
         return "报名表为空", "请填写报名表，然后点“检查名单”"
     if ev.errors:
-        where = f"（首处：{ev.errors[0].where}）" if ev.errors[0].where else ""
-        return f"有 {len(ev.errors)} 处错误{where}", "请按“校验”表修改后再操作（点“检查名单”刷新）"
+        return _core_errors(ev, words)
+    staged = [g for g in ev.reg.groups if g.stages and (ev.roster["group_id"] == g.id).any()]
+    drawn = [g for g in staged if ev.groups[g.id].drawn]
+    if staged and not drawn:
+        if words.check_roster:  # the draw's roster check (eligibility, field size)
+            from bianpai.addin.core_check import _findings  # noqa: PLC0415
+            found = _findings(ev)
+            errors = [e for sev, e in found if sev == "error"]
+            if errors:
+                return _worded(words.roster_errors or words.errors, n=len(errors),
+                               where=_where(errors[0]), first=_first(errors[0]))
+            warnings = [e for sev, e in found if sev == "warning"]
+            if warnings and words.roster_warnings:
+                return _worded(words.roster_warnings, n=len(ev.roster), k=len(warnings))
+        if words.undrawn_event:
+            return _worded(words.undrawn_event, n=len(ev.roster))
     states, nexts = [], []
+    played = False  # a round complete before the first one lacking results (missing_round)
     for g in ev.reg.groups:
         gs = ev.groups[g.id]
         if not (ev.roster["group_id"] == g.id).any() or not g.stages:
             continue
         if not gs.drawn:
-            states.append(f"{ev.gname(g)}尚未抽签")
-            nexts.append("可以抽签编排")
+            st, nx = _worded(words.undrawn, group=ev.gname(g))
+            states.append(st)
+            nexts.append(nx)
             continue
         for i, s in enumerate(g.stages):
             if not ev.entered(g, s):
@@ -212,20 +231,76 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
                 nexts.append("可以抽签编排")
                 break
             miss = ev.missing(g, s)
-            if miss:
-                states.append(f"{ev.gname(g)}{ev.sname(s)}缺 {len(miss)} 场成绩")
-                nexts.append("录入成绩后点“抽签编排”编排下一轮")
+            if miss and words.missing_round:
+                first = min(m.round for m in miss)
+                n, partial = _lacking(ev, g, s, [m for m in miss if m.round == first])
+                played = played or first > 1
+                name = ev.gname(g) if len(drawn) > 1 or not words.group_when_several else ""
+                states.append(words.missing_round[0].format(
+                    group=name, stage=ev.sname(s), round=first, n=n,
+                    note=words.partial_note.format(k=partial) if partial else ""))
+                nexts.append(None)
+            elif miss:
+                st, nx = _worded(words.missing, group=ev.gname(g), stage=ev.sname(s), n=len(miss))
+                states.append(st)
+                nexts.append(nx)
             else:
                 states.append(f"{ev.gname(g)}{ev.sname(s)}本轮成绩已录完")
                 nexts.append("可以抽签编排下一轮")
             break
     if states:
+        if nexts[0] is None:  # missing_round: the next step depends on whether a round is in
+            nexts[0] = words.missing_round[1] if played else words.missing_round[2]
         return "；".join(states), nexts[0]
     from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
-    from bianpai.addin.core_views import style_of  # noqa: PLC0415
     # a style without 总排名 (a single-stage workbook) ranks finally in its 排名
     final = K.FINAL if style_of(ev.reg).final_sheet else ev.lay.standings
     return _finished(port, ev.reg.awards is not None, (final,))
+
+
+def _lacking(ev, g, s, matches) -> tuple[int, int]:
+    """(tables lacking results, of which partly typed) among ``matches`` of one round without
+    a score. A table typed in full on its own is held back only by the others (a round is
+    matchpointed across its tables, 八（二）): not counted; when every one is, all are."""
+    n = partial = 0
+    boards = s.scoring.games_per_match
+    for m in matches:
+        t = ev.typed.get((g.id, s.id, *m.key))
+        if t is None or t.empty:
+            n += 1
+            continue
+        keys = [c.key for c in s.scoring.entry_game_columns()]
+        got = sum(1 for r in t.game_records() if any(r.get(k) not in (None, "") for k in keys))
+        if s.scoring.is_complete(t) or (boards and got >= boards):
+            continue
+        n += 1
+        partial += 1 if got else 0
+    return (n or len(matches)), partial
+
+
+def _worded(pair: tuple[str, ...], **facts) -> tuple[str, str]:
+    """(state, next step) of a :class:`~bianpai.workbooks.status_words.StatusWords` entry."""
+    return pair[0].format(**facts), pair[1].format(**facts)
+
+
+def _where(e) -> str:
+    return f"（首处：{e.where}）" if getattr(e, "where", None) else ""
+
+
+def _first(e) -> str:
+    return f"（首处：{e.where} {e.zh.splitlines()[0]}）" if getattr(e, "where", None) else ""
+
+
+def _core_errors(ev, words) -> tuple[str, str]:
+    """The state of a core event with bad cells: the style's roster or result wording by the
+    sheet of the first one (the roster sheets: 报名, 队员 …), else the core's."""
+    from bianpai.workbooks.roster_layouts import roster_layout  # noqa: PLC0415
+    e = ev.errors[0]
+    rl = roster_layout(ev.reg.roster_layout)
+    on_roster = {ev.roster.attrs.get("sheet")} | {find_sheet(ev.port, lay) for lay in rl.sheets}
+    pair = (words.roster_errors if getattr(e, "sheet", None) in on_roster - {None}
+            else words.result_errors) or words.errors
+    return _worded(pair, n=len(ev.errors), where=_where(e), first=_first(e))
 
 
 def status(port: WorkbookPort) -> tuple[str, str]:

@@ -24,6 +24,7 @@ import pandas as pd
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
+from bianpai.workbooks.demo_rosters import pairs_demo_roster
 from bianpai.workbooks.layouts import SheetLayout
 
 #: columns of the core's entrant roster (one row per entrant), as :data:`core_layouts.ROSTER`
@@ -94,7 +95,10 @@ class RosterLayout:
     the roster's own header word), Chinese and English; ``numbers_all_or_none``: typed numbers
     (序号) are either all typed, 1…n once each, or all blank for the lot (the Shenzhen 抽签: a
     mix is an error), and numbers typed that way are recorded with the seed 报名表序号 instead
-    of the lot's seed."""
+    of the lot's seed;
+    ``demo_roster``: ``(regulation, seed, fields) →`` rows per sheet of ``sheets`` that
+    ``bianpai demo`` types (:mod:`bianpai.workbooks.demo_rosters`), ``None``: the core demo's
+    own team / people roster."""
 
     key: str
     sheets: tuple[SheetLayout, ...]
@@ -109,6 +113,7 @@ class RosterLayout:
     name_sep: str = "/"
     number_word: tuple[str, str] = ("队号", "team")
     numbers_all_or_none: bool = False
+    demo_roster: Callable[..., tuple[list[list], ...]] | None = None
 
     @property
     def table(self) -> SheetLayout:
@@ -129,7 +134,8 @@ ROSTER_LAYOUTS: dict[str, RosterLayout] = {
                           person_rows=True, runs_on_core=False, lot="event",
                           certificate_per_entrant=True, name_parts=("name1", "name2"),
                           entrant_word=("行", "rows"),  # the Shenzhen check counts its 报名 rows
-                          number_word=("序号", "pair"), numbers_all_or_none=True),
+                          number_word=("序号", "pair"), numbers_all_or_none=True,
+                          demo_roster=pairs_demo_roster),
 }
 
 

@@ -20,6 +20,7 @@ from bianpai.workbooks.team_sheets import bridge_team_views
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.layouts import C, SheetLayout
 from bianpai.workbooks.sheet_views import SheetView
+from bianpai.workbooks.status_words import CORE_WORDS, PAIRS_WORDS, StatusWords
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,11 @@ class SheetSet:
     "group stage", the criteria as numbers (6, 1.5) instead of text; ``draw_on_advance``:
     ``advance`` also pairs the first round of the stages it enters (one press, one 日志 row);
     ``schedule_by_round``: 对阵 lists the stages that run beside each other round by round (as
-    they were drawn) instead of stage by stage."""
+    they were drawn) instead of stage by stage; ``status_words``: the
+    wording of the status line (当前状态 / 下一步, :mod:`bianpai.workbooks.status_words`);
+    ``awards_unfinished``: ``awards`` gives the places of the ranking as it stands, before
+    every result is in (the Shenzhen workbook's 奖励分配 reads its 排名 at any time) instead of
+    refusing until the event is over."""
 
     key: str
     schedule_whole: bool = False
@@ -67,6 +72,8 @@ class SheetSet:
     plain_data: bool = False
     draw_on_advance: bool = False
     schedule_by_round: bool = False
+    status_words: StatusWords = CORE_WORDS
+    awards_unfinished: bool = False
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns). Without
@@ -94,7 +101,7 @@ SHEET_SETS: dict[str, SheetSet] = {
                       rank_papers=False, entry_order=("games", "results"), crosstable_sep="／",
                       entrant_rounds=True, quiet_unset=False,
                       draw_summary=pairs_draw_summary, rank_summary=pairs_rank_summary,
-                      plain_data=True),
+                      plain_data=True, status_words=PAIRS_WORDS, awards_unfinished=True),
     # the bridge team workbook (docs/teams-port.md): its own columns, no hidden record copies,
     # no 桌卡/记分单, no 退赛 sheet
     "bridge-teams": SheetSet("bridge-teams", views=bridge_team_views, record_copies=False,

@@ -69,11 +69,22 @@ ADVANCE_COMMAND = ("BpAdvance", "进入下一阶段", "import bianpai.addin.macr
 WITHDRAW_COMMAND = ("BpWithdraw", "登记退赛", "import bianpai.addin.macros as m; m.withdraw()")
 
 
-def commands_for(team: bool, core: bool = False) -> list[tuple[str, str, str]]:
-    """The buttons of an event workbook: :data:`COMMANDS`, plus 进入下一阶段 for multi-stage
-    events and 登记退赛 for competition-core events."""
-    extra = ([ADVANCE_COMMAND] if team or core else []) + ([WITHDRAW_COMMAND] if core else [])
+def commands_for(advance: bool, withdraw: bool = False) -> list[tuple[str, str, str]]:
+    """The buttons of an event workbook: :data:`COMMANDS`, plus 进入下一阶段 when ``advance``
+    (an event of several stages) and 登记退赛 when ``withdraw`` (its workbook has a 退赛 sheet),
+    both before 撤销."""
+    extra = ([ADVANCE_COMMAND] if advance else []) + ([WITHDRAW_COMMAND] if withdraw else [])
     return COMMANDS[:-1] + extra + COMMANDS[-1:]
+
+
+def buttons_of(reg, *, team: bool, core: bool) -> list[tuple[str, str, str]]:
+    """The buttons of ``reg``'s workbook, from its declarations: 进入下一阶段 when a group has
+    more than one stage (or a bridge team event of the team pipeline), 登记退赛 when a core
+    event's workbook style writes the 退赛 sheet (``SheetSet.withdrawals_sheet``)."""
+    from bianpai.workbooks.sheet_sets import sheet_set  # noqa: PLC0415
+    several = any(len(g.stages) > 1 for g in reg.groups)
+    return commands_for(team or (core and several),
+                        core and sheet_set(reg.roster_layout).withdrawals_sheet)
 
 #: English gloss written beside each button (by Sub name); unknown Subs get none.
 BUTTON_NOTES = {

@@ -1,0 +1,30 @@
+"""A piece of the core demo (:mod:`bianpai.addin.core_demo`): a ranking printed as a terminal
+table when the workbook style's 排名 is the final ranking (no 总排名)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+__all__ = ["standings_table"]
+
+
+def standings_table(title: str, rows: list[dict]) -> Table:
+    """A ranking as ``rank --json`` gives it (``rank``, ``number``, ``name``, the criteria by
+    name, ``explanation``), as a terminal table: 名次, 序号, 名称, the first two criteria (by
+    their labels) and 说明. 说明 folds: rich would cut Chinese text (no spaces) with "…" and
+    lose which tie-break decided."""
+    from bianpai.engines.standings import CRITERIA  # noqa: PLC0415
+    crits = [k for k in (rows[0] if rows else {}) if k in CRITERIA][:2]
+    t = Table(title=f"{title} 最终排名")
+    heads = ["名次", "序号", "名称", *[CRITERIA[k].label_zh for k in crits], "说明"]
+    for col in heads:
+        t.add_column(col, overflow="fold", no_wrap=col != "说明", ratio=1 if col == "说明" else None)
+    for r in rows:
+        vals = []
+        for k in crits:
+            v = r.get(k)
+            places = CRITERIA[k].places if CRITERIA[k].places is not None else 2
+            vals.append("" if v is None else f"{v:.{places}f}" if isinstance(v, float) else str(v))
+        t.add_row("—" if r.get("rank") is None else str(r["rank"]), str(r.get("number", "")),
+                  str(r.get("name", "")), *vals, str(r.get("explanation") or ""))
+    return t

@@ -1,0 +1,60 @@
+"""The wording of the status line (当前状态 / 下一步 on the 操作 sheet and after every command) a
+workbook style declares (:attr:`bianpai.workbooks.sheet_sets.SheetSet.status_words`).
+
+The core's status (:func:`bianpai.addin.status.core_status_of`) computes where the event stands
+the same way for every style and says it in these words. Each entry is a (state, next step)
+pair of ``str.format`` templates; ``None`` means the core's own sentence is used.
+
+Fields the templates may use: ``n`` (a count), ``where`` (``（首处：报名!E6）``), ``first``
+(``（首处：轮成绩!B9 <the first error's first line>）``), ``group``, ``stage``, ``round``,
+``k`` (warnings), ``note`` (:attr:`StatusWords.partial_note` when some tables are partly typed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class StatusWords:
+    """A style's status sentences.
+
+    ``errors``: any bad cell (the core's wording); ``roster_errors`` / ``result_errors``: the
+    first bad cell is on the roster sheet / elsewhere (results, 对阵 …); ``check_roster``: while
+    nothing is drawn, the status runs the draw's roster check (eligibility, field size) and
+    reports its errors and warnings (``roster_warnings``); ``undrawn``: per group not drawn;
+    ``undrawn_event``: instead, one sentence when no group is drawn (``n`` roster rows);
+    ``missing``: a stage lacking results (``n`` matches); ``missing_round``: instead, the first
+    round lacking results (``n`` tables), with the next step after a complete round and the one
+    before any; ``group_when_several``: ``group`` is filled only when several groups are drawn;
+    ``partial_note``: ``note`` when ``k`` tables of that round are partly typed."""
+
+    errors: tuple[str, str] = ("有 {n} 处错误{where}", "请按“校验”表修改后再操作（点“检查名单”刷新）")
+    roster_errors: tuple[str, str] | None = None
+    result_errors: tuple[str, str] | None = None
+    check_roster: bool = False
+    roster_warnings: tuple[str, str] | None = None
+    undrawn: tuple[str, str] = ("{group}尚未抽签", "可以抽签编排")
+    undrawn_event: tuple[str, str] | None = None
+    missing: tuple[str, str] = ("{group}{stage}缺 {n} 场成绩", "录入成绩后点“抽签编排”编排下一轮")
+    missing_round: tuple[str, str, str] | None = None
+    group_when_several: bool = False
+    partial_note: str = ""
+
+
+#: the competition core's own sentences
+CORE_WORDS = StatusWords()
+
+#: the Shenzhen pairs workbook's sentences (its 操作 sheet since the first release): 已报名 4 对，
+#: 尚未抽签; 第1轮成绩未录完：缺 2 桌; 成绩有 1 处错误（首处：…）
+PAIRS_WORDS = StatusWords(
+    roster_errors=("名单有 {n} 处错误{where}", "请修改报名表，再点“检查名单”（“校验”表列出每处问题）"),
+    result_errors=("成绩有 {n} 处错误{first}", "请修改成绩表后点“计算排名”（错误会逐格列出）"),
+    check_roster=True,
+    roster_warnings=("已报名 {n} 对，名单有 {k} 条警告",
+                     "核实后抽签编排（命令行：bianpai draw --accept-warnings \"理由\"）"),
+    undrawn_event=("已报名 {n} 对，尚未抽签", "可以抽签编排"),
+    missing_round=("{group}第{round}轮成绩未录完：缺 {n} 桌{note}", "录入成绩后点“计算排名”",
+                   "请录入成绩（“成绩”表每副一行，或“轮成绩”表每桌一行）"),
+    group_when_several=True,
+    partial_note="（其中 {k} 桌缺部分牌）")
