@@ -182,7 +182,7 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
     _scored_or_refuse(ev)
     seed = c.new_seed() if seed is None else int(seed)
     new_rows: list[list] = []
-    done, waiting = [], []
+    done, waiting, ranked = [], [], []
     for g in ev.reg.groups:
         if not ev.groups[g.id].drawn:
             continue
@@ -193,6 +193,8 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
             if wait:
                 waiting.append(f"{ev.gname(g)}{ev.sname(s)}（等待{'、'.join(wait)}结束）")
                 break
+            ranked += [ev.sname(g.stage(r.from_stage)) for r in s.entrants
+                       if isinstance(s.entrants, list) and r.from_stage and not is_late_rule(r)]
             for r in rows:
                 # the seed the source ranking's lots used, so the places stay as taken
                 src = r["from_stage"]
@@ -225,4 +227,7 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
         result.summary_zh += "；" + d.summary_zh
         result.summary_en += "; " + d.summary_en
         result.status_hint = d.status_hint
+        if style_of(ev.reg).advance_summary is not None and getattr(d, "facts", None):
+            result.summary_zh, result.summary_en = style_of(ev.reg).advance_summary(
+                tuple(dict.fromkeys(ranked)), seed, d.facts)
     return c.finish(port, result, {"seed": seed}, ev.lang)

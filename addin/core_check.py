@@ -51,8 +51,8 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
         c.write_generated(port, layout, [], lang)
     if reg.awards is not None:
         c.write_generated(port, L.AWARDS, [], lang)
-    result = c.CommandResult("new", f"新建工作簿（规程：{reg.title_zh}）",
-                             f"new workbook ({reg.title_en or reg.id})")
+    zh, en = style.new_title
+    result = c.CommandResult("new", f"{zh}（规程：{reg.title_zh}）", f"{en} ({reg.title_en or reg.id})")
     return c.finish(port, result, {"preset": reg.id, "language": lang}, lang)
 
 
@@ -309,9 +309,10 @@ def core_check(port: WorkbookPort):
     c.write_generated(port, L.CHECKS, rows, ev.lang)
     n_err = sum(1 for s, _ in problems if s == "error")
     zh, en = roster_layout(ev.reg.roster_layout).entrant_word
+    tz, te = roster_layout(ev.reg.roster_layout).check_title
     result = c.CommandResult(
-        "check", f"名单检查：{len(ev.roster)} {zh}，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
-        f"roster check: {len(ev.roster)} {en}, {n_err} errors, {len(problems) - n_err} warnings",
+        "check", f"{tz}：{len(ev.roster)} {zh}，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
+        f"{te}: {len(ev.roster)} {en}, {n_err} errors, {len(problems) - n_err} warnings",
         findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
     if n_err:
         result.status_hint = (f"名单有 {n_err} 处错误（首处：{problems[0][1].where}）",

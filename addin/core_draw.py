@@ -339,9 +339,11 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
     result = c.CommandResult("draw", f"编排完成：{summary}" + "".join(f"；{n}" for n in notes),
                              f"drawn: {len(new)} matches", seed=seed)
     if style_of(ev.reg).draw_summary is not None:  # the workbook style's own sentence
-        result.summary_zh, result.summary_en = _style_summary(ev, new, seed_of, added,
-                                                              relisted, core_notes)
-        result.seed = seed if seed_of else None
+        facts = _draw_facts(ev, new, seed_of, added, relisted, core_notes)
+        result.summary_zh, result.summary_en = style_of(ev.reg).draw_summary(facts)
+        result.facts = facts  # for a style whose advance logs the draw it made (core_advance)
+        if style_of(ev.reg).seed_only_with_lots:
+            result.seed = seed if seed_of else None
     n_new = sum(1 for _g, _s, m in new if not m.is_bye)
     if style_of(ev.reg).status_words.missing_round is None:
         result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
@@ -363,17 +365,22 @@ def log_corrections(ev: CoreEvent, result) -> None:
         result.summary_en += "; " + "; ".join(en for _zh, en in ev.corrections)
 
 
-def _style_summary(ev: CoreEvent, new, seed_of: dict[str, int], added: int, relisted,
-                   notes: list[str]) -> tuple[str, str]:
-    """The draw's 日志 sentence in the workbook style's own words (``SheetSet.draw_summary``)."""
+def _draw_facts(ev: CoreEvent, new, seed_of: dict[str, int], added: int, relisted,
+                notes: list[str]) -> DrawFacts:
+    """The facts of the draw for the workbook style's own 日志 sentence
+    (``SheetSet.draw_summary``)."""
     drawn = [g for g in ev.reg.groups if ev.groups[g.id].drawn and g.stages]
-    facts = DrawFacts(
+    parts: dict[tuple, list] = {}
+    for g, s, m in new:
+        ko = s.format.kind == "knockout" and m.label
+        parts.setdefault((ev.sname(s), m.round), []).extend([m.label] if ko else [])
+    return DrawFacts(
         groups=len(drawn), tables=len(_schedule_rows(ev, new)), rows_added=added,
         lots_drawn=bool(seed_of),
         kept_seeds=tuple(sorted({ev.groups[g.id].seed for g in drawn if ev.groups[g.id].seed})),
         edited=tuple((ev.gname(g), m.round, m.table) for g, _s, m in relisted),
-        notes=tuple(notes))
-    return style_of(ev.reg).draw_summary(facts)
+        notes=tuple(notes), new_tables=len(new),
+        parts=tuple((name, rnd, tuple(labels)) for (name, rnd), labels in parts.items()))
 
 
 def _unlisted(ev: CoreEvent) -> list[tuple[Group, Stage, Match]]:

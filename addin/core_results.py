@@ -100,7 +100,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
              for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
              if s.format.kind in CROSSTABLE_FORMATS and ev.entered(g, s)
              for p in ev.state(g, s, with_standings=False).pools()]
-    if sizes:
+    if sizes and style.crosstable:
         ev.crosstable_width = max(sizes)
         xextras: list[dict] = []
         xrows = _crosstable(ev, xextras)
@@ -127,9 +127,13 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         total = sum(1 for g in ev.reg.groups if ev.groups[_source_group(ev, g).id].drawn
                     for s in g.stages if ev.entered(g, s)
                     for m in ev.stage_matches(g, s) if not m.is_bye)
+        tabled = [(g, s) for g in ev.reg.groups for s in g.stages if ev.entered(g, s)
+                  and not getattr(s.format, "ranks_by_placings", False)]
+        later = [(g, s) for g, s in tabled if g.stages.index(s) > 0]
         result.summary_zh, result.summary_en = style.rank_summary(RankFacts(
             upto_round=None if upto_round is None else int(upto_round), missing=missing,
-            any_result=missing < total, final=bool(final_rows)))
+            any_result=missing < total, final=bool(final_rows),
+            stages=tuple(ev.sname(s) for _g, s in (later or tabled[:1]))))
     if offers:
         result.summary_zh += (f"；{len(offers)} 场须加赛（排名各项相同）"
                               + (f"，已在“逐局成绩”备好 {added} 行" if added else "")
@@ -305,7 +309,9 @@ def core_awards(port: WorkbookPort):
     if not parts:
         raise InputErrors([InputError("还没有可颁奖的组别：请先抽签编排并完成比赛",
                                       "no group has finished yet", sheet=ev.sheet(K.SCHEDULE))])
-    return c.write_awards(port, ev.reg, pd.concat(parts, ignore_index=True), entries, ev.lang)
+    return c.write_awards(port, ev.reg, pd.concat(parts, ignore_index=True), entries, ev.lang,
+                          args={"entries": sum(entries.values())}
+                          if style_of(ev.reg).awards_logs_entries else None)
 
 
 def _typed_places(ev: CoreEvent, errs: list[InputError]) -> pd.DataFrame | None:

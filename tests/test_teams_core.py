@@ -241,8 +241,10 @@ def test_otog_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     assert [r["名次"] for r in final] == list(range(1, 9))
     # "其余队与决赛同时进行附加积分赛": one advance enters both, one draw pairs a round of each
     log = [r["摘要"] for r in rows("日志")]
-    assert any("决赛循环赛 4 队" in t and "附加积分赛 4 队" in t for t in log if t.startswith("进入"))
-    assert any("决赛循环赛第1轮" in t and "附加积分赛第1轮" in t for t in log)
+    # (the bridge team workbook's own 日志 wording: advance pairs the new stages' first round)
+    assert any("进入下一阶段：决赛循环赛第1轮；附加积分赛第1轮" in t for t in log
+               if t.startswith("积分排位赛排名已定"))
+    assert any("决赛循环赛第2轮；附加积分赛第2轮" in t for t in log if t.startswith("编排完成"))
 
 
 def test_bridge_knockout_format_draws_and_places_as_the_pipeline():
@@ -322,8 +324,9 @@ def test_fujian_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     # the knockout and the consolation run side by side: one advance enters both, one draw
     # pairs a round of each
     log = [r["摘要"] for r in rows("日志")]
-    assert any("淘汰赛 8 队" in t and "附加积分编排赛 4 队" in t for t in log if t.startswith("进入"))
-    assert any("淘汰赛第1轮" in t and "附加积分编排赛第1轮" in t for t in log)
+    assert any("进入下一阶段：淘汰赛QF1、QF2、QF3、QF4；附加积分编排赛第1轮" in t for t in log
+               if t.startswith("排位赛排名已定"))
+    assert any("淘汰赛SF1、SF2；附加积分编排赛第2轮" in t for t in log if t.startswith("编排完成"))
 
 
 def test_a_fine_typed_by_its_offence_takes_the_regulations_vp():

@@ -20,7 +20,9 @@ class DrawFacts:
     ``rows_added``: result-entry rows added (the 成绩 rows of the new tables); ``lots_drawn``:
     numbers were drawn by this press; ``kept_seeds``: the seeds of the earlier lots when not;
     ``edited``: ``(group name, round, table)`` of tables a hand edit of 对阵 gave other entrants;
-    ``notes``: the core's other notes (a stage waiting, late entries), Chinese."""
+    ``notes``: the core's other notes (a stage waiting, late entries), Chinese; ``parts``: per
+    stage drawn, in order, ``(stage name, round, match labels of a knockout round or ())``;
+    ``new_tables``: the tables drawn by this press (byes included)."""
 
     groups: int
     tables: int
@@ -29,6 +31,8 @@ class DrawFacts:
     kept_seeds: tuple[int, ...] = ()
     edited: tuple[tuple[str, int, int], ...] = ()
     notes: tuple[str, ...] = ()
+    parts: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    new_tables: int = 0
 
 
 def pairs_draw_summary(f: DrawFacts) -> tuple[str, str]:
@@ -49,16 +53,38 @@ def pairs_draw_summary(f: DrawFacts) -> tuple[str, str]:
     return zh, en
 
 
+def _stages_drawn(f: DrawFacts) -> str:
+    return "；".join(f"{name}{'、'.join(labels)}" if labels else f"{name}第{rnd}轮"
+                    for name, rnd, labels in f.parts)
+
+
+def bridge_teams_draw_summary(f: DrawFacts) -> tuple[str, str]:
+    """The bridge team workbook's 日志 sentence for a draw: "编排完成：排位赛第1轮（6 桌次）",
+    a knockout round by its matches ("淘汰赛SF1、SF2")."""
+    zh = f"编排完成：{_stages_drawn(f)}（{f.new_tables} 桌次）" + "".join(f"；{n}" for n in f.notes)
+    return zh, f"drawn: {f.new_tables} tables"
+
+
+def bridge_teams_advance_summary(ranked: tuple[str, ...], seed: int, f: DrawFacts
+                                 ) -> tuple[str, str]:
+    """The bridge team workbook's 日志 sentence for 进入下一阶段, which also pairs the new
+    stages' first round: "排位赛排名已定（抽签种子 5），进入下一阶段：淘汰赛QF1、…；附加积分编排赛第1轮"."""
+    return (f"{'、'.join(ranked)}排名已定（抽签种子 {seed}），进入下一阶段：{_stages_drawn(f)}",
+            f"{', '.join(ranked)} ranked (lots seed {seed}); next stages drawn")
+
+
 @dataclass(frozen=True)
 class RankFacts:
     """The facts of one ``rank`` press: ``upto_round`` (``None``: every entered round);
     ``missing``: drawn matches still without a result; ``any_result``: at least one result is
-    in; ``final``: a final ranking (总排名) was made."""
+    in; ``final``: a final ranking (总排名) was made; ``stages``: the stages now running that
+    a table ranks (a knockout's placings left out): the later ones once one has started."""
 
     upto_round: int | None
     missing: int
     any_result: bool
     final: bool
+    stages: tuple[str, ...] = ()
 
 
 def pairs_rank_summary(f: RankFacts) -> tuple[str, str]:
@@ -72,3 +98,13 @@ def pairs_rank_summary(f: RankFacts) -> tuple[str, str]:
     upto_en = f"up to round {f.upto_round}" if f.upto_round else "entered rounds"
     return (f"排名完成（{upto}）：{state}",
             f"standings done ({upto_en}); {f.missing} matches missing")
+
+
+def bridge_teams_rank_summary(f: RankFacts) -> tuple[str, str]:
+    """The bridge team workbook's 日志 sentence for a ranking: "排名完成（全部成绩已录入），总排名已生成",
+    after a round "排名完成（附加积分编排赛截至第1轮；全部成绩已录入）"."""
+    state = f"缺 {f.missing} 桌成绩" if f.missing else "全部成绩已录入"
+    upto = f"{'、'.join(f.stages)}截至第{f.upto_round}轮；" if f.upto_round else ""
+    return (f"排名完成（{upto}{state}）{'，总排名已生成' if f.final else ''}",
+            f"standings done ({'up to round %d; ' % f.upto_round if f.upto_round else ''}"
+            f"{f.missing} tables missing)")

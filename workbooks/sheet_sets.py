@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from bianpai.templates.schema import Regulation
-from bianpai.workbooks.log_summaries import (DrawFacts, RankFacts, pairs_draw_summary,
+from bianpai.workbooks.log_summaries import (DrawFacts, RankFacts, bridge_teams_advance_summary,
+                                             bridge_teams_draw_summary, bridge_teams_rank_summary,
+                                             pairs_draw_summary,
                                              pairs_rank_summary)
 from bianpai.workbooks.pairs_sheets import pairs_views
 from bianpai.workbooks.team_sheets import bridge_team_views
@@ -53,7 +55,12 @@ class SheetSet:
     wording of the status line (当前状态 / 下一步, :mod:`bianpai.workbooks.status_words`);
     ``awards_unfinished``: ``awards`` gives the places of the ranking as it stands, before
     every result is in (the Shenzhen workbook's 奖励分配 reads its 排名 at any time) instead of
-    refusing until the event is over."""
+    refusing until the event is over; ``seed_only_with_lots``: with a
+    ``draw_summary``, the draw's seed is logged only when numbers were drawn; ``advance_summary``:
+    the style's 日志 sentence for an advance that drew (:attr:`draw_on_advance`): the stages
+    ranked, the seed, the draw's facts; ``new_title``: the 日志 words for ``new``;
+    ``awards_logs_entries``: ``awards`` logs the number of entries as its parameter;
+    ``crosstable``: ``rank`` writes 交叉表 of its round-robin stages."""
 
     key: str
     schedule_whole: bool = False
@@ -74,6 +81,11 @@ class SheetSet:
     schedule_by_round: bool = False
     status_words: StatusWords = CORE_WORDS
     awards_unfinished: bool = False
+    seed_only_with_lots: bool = True
+    advance_summary: Callable[[tuple[str, ...], int, DrawFacts], tuple[str, str]] | None = None
+    new_title: tuple[str, str] = ("新建工作簿", "new workbook")
+    awards_logs_entries: bool = False
+    crosstable: bool = True
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns). Without
@@ -106,7 +118,12 @@ SHEET_SETS: dict[str, SheetSet] = {
     # no 桌卡/记分单, no 退赛 sheet
     "bridge-teams": SheetSet("bridge-teams", views=bridge_team_views, record_copies=False,
                              round_papers=False, withdrawals_sheet=False, quiet_unset=False,
-                             draw_on_advance=True, schedule_by_round=True),
+                             draw_on_advance=True, schedule_by_round=True,
+                             draw_summary=bridge_teams_draw_summary, seed_only_with_lots=False,
+                             advance_summary=bridge_teams_advance_summary,
+                             new_title=("新建团体赛工作簿", "new team workbook"),
+                             rank_summary=bridge_teams_rank_summary, awards_logs_entries=True,
+                             rank_papers=False, crosstable=False),
 }
 
 
