@@ -86,11 +86,11 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
     :func:`bianpai.addin.pairs_draw.pairs_draw`). ``seed``: the lot's random seed (a fresh one
     when None), written to 日志. Refuses (``InputErrors``) while the roster has errors; roster
     warnings block until accepted with a reason (``accept_warnings``). ``redraw``: draw the
-    numbers again (pairs round robin only; refused once a result is typed)."""
+    numbers again (refused once a result is typed)."""
     from bianpai.addin import competition, teams
     if competition.is_core_workbook(port):
         from bianpai.addin.competition_commands import core_draw
-        return core_draw(port, seed=seed, accept_warnings=accept_warnings)
+        return core_draw(port, seed=seed, accept_warnings=accept_warnings, redraw=redraw)
     if teams.is_team_workbook(port):
         return teams.team_draw(port, seed=seed, accept_warnings=accept_warnings)
     from bianpai.addin.pairs_draw import pairs_draw

@@ -171,7 +171,7 @@ def _stage_sizes(ev: CoreEvent, g: Group) -> list[tuple[Stage, dict]]:
 def _first_split(ev: CoreEvent, g: Group) -> dict | None:
     """{pool: entrants} of ``g``'s first stage as the draw deals the roster (``None`` when the
     roster cannot be dealt yet: its own errors are reported by the draw)."""
-    from bianpai.addin.core_draw import _number_teams  # noqa: PLC0415 - core_draw imports us
+    from bianpai.addin.core_numbers import _number_teams  # noqa: PLC0415 - it imports the event
     try:
         teams = _number_teams(ev, g, 0)
     except Exception:  # noqa: BLE001 - a roster value with no pool: the draw names its cell

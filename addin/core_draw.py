@@ -19,12 +19,11 @@ from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
-from bianpai.workbooks.roster_layouts import roster_layout
+from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED, roster_layout
 from bianpai.workbooks.log_summaries import DrawFacts
 from bianpai.workbooks.sheet_sets import sheet_set
-from bianpai.addin.competition import records
-from bianpai.workbooks.tables import cell_of
 from bianpai.addin.core_check import _findings
+from bianpai.addin.core_numbers import _number_teams, _numbers_typed, seed_typed_groups
 from bianpai.addin.core_joiners import add_late_entries, runs_beside_next, write_late_entries
 from bianpai.addin.core_views import append_core_rows, style_of, write_core_sheet
 
@@ -50,113 +49,14 @@ def _scored_or_refuse(ev: CoreEvent) -> None:
         raise InputErrors(ev.errors)
 
 
-def _number_teams(ev: CoreEvent, g: Group, seed: int, lot_rng=None) -> list[dict]:
-    """Team numbers by seeded lot (typed numbers kept; setting ``draw.numbers_by_lot`` false:
-    the free numbers in roster order) and the first stage's pools. ``lot_rng``: one lot drawn
-    across the event's groups in order (a roster layout's ``lot = "event"``), else a lot per
-    group derived from the seed."""
-    r = ev.roster[ev.roster["group_id"] == g.id]
-    typed = {int(rec["number"]) for _, rec in records(r) if rec["number"] is not None}
-    free = [n for n in range(1, len(r) + 1) if n not in typed]
-    rng = rng_for(seed, g.id, "numbers") if lot_rng is None else lot_rng
-    if ev.reg.draw.numbers_by_lot and free:
-        rng.shuffle(free)
-    teams = []
-    it = iter(free)
-    for row, rec in records(r):
-        n = int(rec["number"]) if rec["number"] is not None else next(it)
-        teams.append(dict(number=n, name=rec["name"], unit=rec["unit"], roster_row=row,
-                          seed_rank=rec.get("seed"), _rec=rec))
-    teams.sort(key=lambda t: t["number"])
-    if g.sub_entrants is not None:
-        return _sub_entrant_teams(g, teams)
-    first = g.stages[0]
-    split = first.pools
-    if split is None:
-        # positions (the first stage's seeding): typed seeds (种子, 1 = best) first in seed
-        # order, then the others in number (lot) order
-        order = sorted(teams, key=lambda t: (t["seed_rank"] is None, t["seed_rank"] or 0,
-                                             t["number"]))
-        for i, t in enumerate(order, start=1):
-            t["pool"], t["position"] = None, i
-        return teams
-    if split.method == "by_column":
-        return _pools_by_column(ev, first, teams, rng)
-    labels = split.pool_labels()
-    k = len(labels)
-    if split.method == "snake":
-        seeded = sorted([t for t in teams if t["seed_rank"]], key=lambda t: t["seed_rank"])
-        rest = [t for t in teams if not t["seed_rank"]]
-        rng.shuffle(rest)
-        order = seeded + rest
-        pools: list[list[dict]] = [[] for _ in labels]
-        for i, t in enumerate(order):
-            lap, j = divmod(i, k)
-            pools[j if lap % 2 == 0 else k - 1 - j].append(t)
-    else:
-        size = -(-len(teams) // k)
-        pools = [teams[i * size:(i + 1) * size] for i in range(k)]
-    for lab, members in zip(labels, pools):
-        for pos, t in enumerate(members, start=1):
-            t["pool"], t["position"] = lab, pos
-    return teams
-
-
-def _pools_by_column(ev: CoreEvent, first: Stage, teams: list[dict], rng) -> list[dict]:
-    """PoolSplit ``by_column``: the entrants with value v in the roster column ``by`` dealt by
-    the seeded lot into the pools ``labels_by[v]`` (evenly, positions in dealing order); with
-    ``entrants: unseeded`` the roster's seeded entrants get no pool (they skip the stage). A
-    value with no pools is an error on its cell."""
-    split = first.pools
-    by, labels_by = split.by or "", split.labels_by or {}
-    sheet = ev.roster.attrs.get("sheet", K.ROSTER.zh)
-    errs = []
-    playing = []
-    for t in teams:
-        t["pool"], t["position"] = None, None
-        if first.entrants == "unseeded" and t["seed_rank"] is not None:
-            continue
-        v = t["_rec"].get(by)
-        v = None if v is None else str(v).strip()
-        if v not in labels_by:
-            errs.append(InputError(
-                f"“{t['name']}”的{by}“{v or ''}”不能分入{ev.sname(first)}的小组（应为："
-                + "、".join(labels_by) + "）",
-                f"{t['name']}: {by} {v!r} has no pool (expected one of {', '.join(labels_by)})",
-                sheet=sheet, cell=cell_of(ev.roster, t["roster_row"], by)))
-            continue
-        playing.append((v, t))
-    if errs:
-        raise InputErrors(errs)
-    for v, labs in labels_by.items():
-        members = [t for w, t in playing if w == v]
-        rng.shuffle(members)
-        for i, t in enumerate(members):
-            t["pool"] = labs[i % len(labs)]
-            t["position"] = i // len(labs) + 1
-    return teams
-
-
-def _sub_entrant_teams(g: Group, teams: list[dict]) -> list[dict]:
-    """``g.sub_entrants``: each drawn entry ``t`` (of ``n``) plays as parts ``j`` = 0, 1 …,
-    numbered ``t + j·n``, in pool ``labels[j]``, named ``队名（names_zh[j]）``."""
-    sub = g.sub_entrants
-    n = len(teams)
-    out = []
-    for j, lab in enumerate(sub.labels):
-        for t in teams:
-            out.append({**t, "number": t["number"] + j * n, "name": f"{t['name']}（{sub.name(j)}）",
-                        "pool": lab, "position": t["number"]})
-    return out
-
-
 def _draw_rows(ev: CoreEvent, seed_of: dict[str, int]) -> list[list]:
     rows = []
     for g in ev.reg.groups:
         gs = ev.groups[g.id]
         for n, t in sorted(gs.teams.items()):
             rows.append([ev.gname(g), n, t["name"], t["unit"], t["pool"], t["position"],
-                         t["roster_row"], str(seed_of.get(g.id, gs.seed) or ""),
+                         t["roster_row"], TYPED_NUMBERS_SEED if _numbers_typed(ev, g)
+                         else str(seed_of.get(g.id, gs.seed) or ""),
                          t.get("join_round")])
     return rows
 
@@ -224,19 +124,27 @@ def _missing_reason(ev: CoreEvent, g: Group, s: Stage, miss: list[Match]) -> Inp
                       sheet=ev.sheet(ev.lay.results))
 
 
-def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str | None = None):
+def core_draw(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str | None = None,
+              redraw: bool = False):
     """抽签编排 (:func:`drawn`), logged in 日志 and saved."""
-    result, args, lang = drawn(port, seed=seed, accept_warnings=accept_warnings)
+    result, args, lang = drawn(port, seed=seed, accept_warnings=accept_warnings, redraw=redraw)
     return c.finish(port, result, args, lang)
 
 
-def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str | None = None):
+def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str | None = None,
+          redraw: bool = False):
     """抽签编排: team numbers and pools by seeded lot for every group not yet drawn, then the
     next round of every stage that can go on (asked of the stage's format). Refuses, naming the
     matches, while a stage's drawn rounds lack results; says when a stage is over and
     ``advance`` is the next step. Blank 成绩 / 逐局成绩 rows are added for every new match.
+    ``redraw``: draw the numbers (and the first round) again while nothing is typed
+    (:mod:`bianpai.addin.core_redraw`; refused "不能重新抽签" once a result is).
     Returns ``(result, logged arguments, language)``; nothing is logged nor saved yet."""
     ev = load_core_event(port)
+    forgot = False
+    if redraw:
+        from bianpai.addin.core_redraw import refuse_or_forget  # noqa: PLC0415
+        forgot = refuse_or_forget(ev)
     _scored_or_refuse(ev)
     warnings: list[InputError] = []
     # a group without stages (its events run in another workbook, or places typed) is checked,
@@ -248,13 +156,15 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
         warnings = c.gate_roster([e for s, e in found if s == "error"],
                                  [(s, e) for s, e in found if s != "error"], accept_warnings)
     seed = c.new_seed() if seed is None else int(seed)
+    seed_typed_groups(ev, seed)  # the lots of groups whose numbers were typed
     seed_of: dict[str, int] = {}
     lot_rng = random.Random(seed) if roster_layout(ev.reg.roster_layout).lot == "event" else None
     for g in undrawn:
         for t in _number_teams(ev, g, seed, lot_rng):
             ev.groups[g.id].teams[t["number"]] = t
+        # every number typed: no lot, 抽签 records 报名表序号 (the ranking lots take the seed)
         ev.groups[g.id].seed = seed
-        seed_of[g.id] = seed
+        seed_of[g.id] = TYPED_NUMBERS_SEED if _numbers_typed(ev, g) else seed
     from bianpai.addin.core_late import admit_late_entries  # noqa: PLC0415
     new, notes = admit_late_entries(ev)  # roster rows added after the draw (迟到报名)
     late = bool(notes)
@@ -323,6 +233,10 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
         done.next_command = "rank"
         raise done
     # a name corrected in 报名 (RosterLayout.name_parts) is written into 抽签 too
+    if forgot:  # the blank entry rows of the draw made again
+        from bianpai.addin.core_redraw import clear_entry_rows  # noqa: PLC0415
+        clear_entry_rows(ev)
+        notes.append("已重新抽签（此前未录入任何成绩）")
     added = _write_draw(ev, seed_of, new, rewrite_draw=late or bool(ev.corrections))
     if joiners:
         write_late_entries(ev, joiners)
@@ -343,7 +257,7 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
         result.summary_zh, result.summary_en = style_of(ev.reg).draw_summary(facts)
         result.facts = facts  # for a style whose advance logs the draw it made (core_advance)
         if style_of(ev.reg).seed_only_with_lots:
-            result.seed = seed if seed_of else None
+            result.seed = seed if _lots(seed_of) else None
     n_new = sum(1 for _g, _s, m in new if not m.is_bye)
     if style_of(ev.reg).status_words.missing_round is None:
         result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
@@ -353,8 +267,8 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
-    return result, {"seed": seed, "accept_warnings": accept_warnings if warnings else None}, \
-        ev.lang
+    return result, {"seed": seed, "redraw": redraw or None,
+                    "accept_warnings": accept_warnings if warnings else None}, ev.lang
 
 
 def log_corrections(ev: CoreEvent, result) -> None:
@@ -376,8 +290,9 @@ def _draw_facts(ev: CoreEvent, new, seed_of: dict[str, int], added: int, reliste
         parts.setdefault((ev.sname(s), m.round), []).extend([m.label] if ko else [])
     return DrawFacts(
         groups=len(drawn), tables=len(_schedule_rows(ev, new)), rows_added=added,
-        lots_drawn=bool(seed_of),
-        kept_seeds=tuple(sorted({ev.groups[g.id].seed for g in drawn if ev.groups[g.id].seed})),
+        lots_drawn=_lots(seed_of),
+        kept_seeds=tuple(sorted({ev.groups[g.id].seed for g in drawn if ev.groups[g.id].seed
+                                 and not _numbers_typed(ev, g)})),
         edited=tuple((ev.gname(g), m.round, m.table) for g, _s, m in relisted),
         notes=tuple(notes), new_tables=len(new),
         parts=tuple((name, rnd, tuple(labels)) for (name, rnd), labels in parts.items()))
@@ -432,6 +347,11 @@ def write_record(port: WorkbookPort, layout, rows: list[list], lang: str, keys: 
     port.write_sheet(RECORD_COPIES[layout.key], copy,
                      SheetFormat(hidden=True, freeze=None, header_fill=None, bold_header=False,
                                  text_columns=list(range(len(keys)))))
+
+
+def _lots(seed_of: dict) -> bool:
+    """Whether a lot was drawn (a group's numbers not all typed)."""
+    return any(v != TYPED_NUMBERS_SEED for v in seed_of.values())
 
 
 def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool = False) -> int:

@@ -20,6 +20,7 @@ from bianpai.addin.core_unused import unused_cells
 from bianpai.engines.penalty_check import penalty_amount
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
+from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED
 from bianpai.addin.core_views import has_core_sheet, read_core_sheet
 from bianpai.workbooks.tables import cell_of, find_sheet, read_table
 from bianpai.workbooks.tables import records as _all_records
@@ -112,7 +113,7 @@ def _read_draw(ev: CoreEvent) -> None:
         gs.teams[n] = dict(name=rec["name"], unit=rec["unit"], roster_row=rec["roster_row"],
                            pool=rec["pool"], position=rec["position"],
                            join_round=rec.get("join_round"))
-        if gs.seed is None and rec["seed"] not in (None, ""):
+        if gs.seed is None and rec["seed"] not in (None, "", TYPED_NUMBERS_SEED):
             try:
                 gs.seed = int(str(rec["seed"]).strip())
             except ValueError:

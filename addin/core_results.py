@@ -48,6 +48,8 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                 f"--round {upto_round} is outside the drawn rounds: 1–{last}",
                 sheet=ev.sheet(K.SCHEDULE))])
     given, seed = seed, _rank_seed(ev, seed)
+    from bianpai.addin.core_numbers import seed_typed_groups  # noqa: PLC0415
+    seed_typed_groups(ev, seed)  # numbers typed, no lot: the ranking lots take this seed
     crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
     rows, data, final_rows, extras = [], {}, [], []
     missing = 0

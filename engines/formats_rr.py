@@ -209,6 +209,19 @@ class RoundRobinStage(_PoolStage):
                              f"boards per round below the minimum {self.min_boards_per_round}")
         return self
 
+    def field_problems(self, state: StageState) -> list[str]:
+        """Before the draw: a pool whose round robin needs more rounds than the 规程 allows
+        (``max_rounds``, 深圳 八（一）: at most 7; n − 1 rounds per cycle, n when n is odd).
+        Chinese texts, one per pool; empty without the setting."""
+        out = []
+        for pool in state.pools() if self.max_rounds else []:
+            n = len(state.pool_entrants(pool))
+            need = (n if n % 2 else n - 1) * self.cycles
+            if n >= 2 and need > self.max_rounds:
+                out.append(f"{_pool_name(pool)} {n} 个参赛单位单循环需 {need} 轮，"
+                           f"超过规程允许的 {self.max_rounds} 轮")
+        return out
+
     def _schedule(self, pool: str | None, n: int) -> list[PosRound]:
         if n < 2:
             raise RuleError(f"{_pool_name(pool)}只有 {n} 个参赛单位，无法循环",

@@ -37,7 +37,8 @@ def drawn(on_core, tmp_path):
 
 def refused(path, *needles, command="rank") -> str:
     before = digest(path)
-    res = run(command, path, "--seed", 1)
+    cmd, *flags = command.split()
+    res = run(cmd, path, *flags, "--seed", 1)
     out = " ".join(res.output.split())
     assert res.exit_code == 2, out
     for n in needles:
@@ -170,3 +171,52 @@ def test_a_core_result_row_says_why_it_is_not_in_the_schedule(eightball):
             wb["成绩"].cell(2, i + 1).value = v
         wb.save(eightball)
         refused(eightball, *needles)
+
+
+# ------------------------------------------------------------------ the draw: field, numbers, redraw
+
+def test_more_pairs_than_the_rounds_allow_is_an_error(on_core, tmp_path):
+    """八（一）: at most 7 rounds; 9 pairs need 9 (the format's ``field_problems``)."""
+    wb = new_event(tmp_path / "e.xlsx")
+    fill(wb, "报名", [pair_row("男子双人赛", f"甲{i}", f"乙{i}", b1=dt.date(1970, 1, i))
+                     for i in range(1, 10)])
+    refused(wb, "9 个参赛单位单循环需 9 轮，超过规程允许的 7 轮", command="draw")
+
+
+def test_typed_numbers_all_or_none(on_core, tmp_path):
+    """九: the roster's 序号 all typed (1…n, kept; seed 报名表序号) or all blank (by lot)."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    book = openpyxl.load_workbook(wb)
+    book["报名"]["B3"].value = 2
+    book.save(wb)
+    refused(wb, "报名!B3", "全部填写", command="draw")
+    book = openpyxl.load_workbook(wb)
+    for i, n in enumerate((3, 1, 4, 2), start=2):
+        book["报名"][f"B{i}"].value = n
+    book.save(wb)
+    assert run("draw", wb, "--seed", 4).exit_code == 0
+    draw = sheet_rows(wb, "抽签")[1:]
+    assert {r[5] for r in draw} == {"报名表序号"}
+    assert [r[4] for r in sorted(draw, key=lambda r: r[1])] == [3, 5, 2, 4]
+    assert run("rank", wb, "--seed", 2).exit_code == 0  # ranking lots by the rank's seed
+
+
+def test_redraw_while_nothing_is_typed(drawn):
+    """``draw --redraw``: new numbers and schedule, the earlier blank rows replaced, logged;
+    refused once a result is typed."""
+    n_rows = len(sheet_rows(drawn, "成绩"))
+    before = sheet_rows(drawn, "抽签")[1:]
+    res = run("draw", drawn, "--redraw", "--seed", 12)
+    assert res.exit_code == 0, res.output
+    after = sheet_rows(drawn, "抽签")[1:]
+    assert {r[5] for r in after} == {"12"} and after != before
+    assert len(sheet_rows(drawn, "成绩")) == n_rows
+    g, rnd, table, ns, ew = first(drawn)
+    fill(drawn, "轮成绩", [[g, rnd, table, ns, ew, 55, 45, None, None]])
+    refused(drawn, "不能重新抽签", command="draw --redraw")
+
+
+def test_redraw_of_a_core_event(eightball):
+    """Any core format: refused once results are typed (the eight-ball event has round 1)."""
+    refused(eightball, "不能重新抽签", command="draw --redraw")

@@ -71,6 +71,11 @@ def entrants_from_team_rows(table: pd.DataFrame) -> pd.DataFrame:
     return out.astype(object).where(pd.notna(out), None)
 
 
+#: the seed recorded in 抽签 for a group whose numbers were all typed in 报名 (no lot drawn;
+#: ``RosterLayout.numbers_all_or_none``), as the Shenzhen workbook writes it
+TYPED_NUMBERS_SEED = "报名表序号"
+
+
 @dataclass(frozen=True)
 class RosterLayout:
     """How an event's roster is typed and read.
