@@ -87,12 +87,17 @@ def test_fast_values_are_openpyxls(typed_book, sheet):
     assert sorted(fm) == sorted(pm)
 
 
-def test_numbers_dates_and_gaps_read_as_typed(typed_book):
-    port = OpenpyxlPort(typed_book)
+def _values(book: Path, sheet: str) -> list[list]:
+    """One sheet's values as a command's port reads them (opened and closed here)."""
+    port = OpenpyxlPort(book)
     try:
-        v = port.read_values("报名")
+        return port.read_values(sheet)
     finally:
         port.close()
+
+
+def test_numbers_dates_and_gaps_read_as_typed(typed_book):
+    v = _values(typed_book, "报名")
     assert v[1][0] == 1 and type(v[1][0]) is int
     assert v[1][4] == 3 and type(v[1][4]) is int  # 3.0 is stored "3": openpyxl reads an int
     assert v[1][3] == 1850.5 and v[4][4] == pytest.approx(0.3)
@@ -103,11 +108,7 @@ def test_numbers_dates_and_gaps_read_as_typed(typed_book):
 
 
 def test_merged_cells_read_their_top_left_value(typed_book):
-    port = OpenpyxlPort(typed_book)
-    try:
-        v = port.read_values("组别")
-    finally:
-        port.close()
+    v = _values(typed_book, "组别")
     assert [r[0] for r in v[1:7]] == ["男子组"] * 3 + ["女子组"] * 3
     assert v[1][2:5] == ["跨列"] * 3
 
