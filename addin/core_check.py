@@ -47,10 +47,11 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
     for layout in (*roster, *entry, *withdrawals, *typed_places):
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang))
-    for layout in (L.CHECKS, shown_layout(reg, K.SCHEDULE), lay.standings):
-        c.write_generated(port, layout, [], lang)
-    if reg.awards is not None:
-        c.write_generated(port, L.AWARDS, [], lang)
+    if style.new_headers:  # else each is created when a command first writes it
+        for layout in (L.CHECKS, shown_layout(reg, K.SCHEDULE), lay.standings):
+            c.write_generated(port, layout, [], lang)
+        if reg.awards is not None:
+            c.write_generated(port, L.AWARDS, [], lang)
     zh, en = style.new_title
     result = c.CommandResult("new", f"{zh}（规程：{reg.title_zh}）", f"{en} ({reg.title_en or reg.id})")
     return c.finish(port, result, {"preset": reg.id, "language": lang}, lang)

@@ -368,7 +368,8 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool 
         c.write_generated(port, K.movement_layout(sides or ev.lay.sides), mrows, lang,
                           break_on=(0, 1, 2))
     write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, new), lang, break_on=(0, 1, 3))
-    if any(getattr(s.format, "bracket_table", None) is not None for _g, s, _m in new):
+    if any(getattr(s.format, "bracket_table", None) is not None
+           or callable(getattr(s.format, "frame", None)) for _g, s, _m in new):
         from bianpai.addin.core_sheets import write_brackets  # noqa: PLC0415
         write_brackets(ev, new)  # 签表 / 签表图 with the round just drawn
     added = _append_entry_rows(ev, new)

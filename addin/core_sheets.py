@@ -172,7 +172,7 @@ def bracket_stages(ev: CoreEvent):
 
 
 def write_brackets(ev: CoreEvent, new: list | None = None) -> None:
-    """Rebuild 签表 and 签表图 of every bracket stage; ``new``: ``(group, stage, match)`` drawn
+    """Rebuild 签表 and 签表图 of every bracket stage (and the style's bracket sheet); ``new``: ``(group, stage, match)`` drawn
     by this press and not yet in ``ev``'s 对阵 (``draw`` refreshes the bracket with the round it
     drew, issue 12 "The knockout sheet is refreshed by draw")."""
     from bianpai.addin import command_infra as c  # noqa: PLC0415
@@ -194,6 +194,8 @@ def write_brackets(ev: CoreEvent, new: list | None = None) -> None:
         if grid:
             c.write_generated(ev.port, K.bracket_grid_layout(width), grid, ev.lang,
                               break_on=(0, 1, 2))
+        from bianpai.addin.core_frame_sheet import write_frame_sheet  # noqa: PLC0415
+        write_frame_sheet(ev)  # the style's own bracket sheet (SheetSet.bracket_sheet)
     finally:
         ev.schedule = kept
 

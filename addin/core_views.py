@@ -11,6 +11,7 @@ import pandas as pd
 from bianpai.addin import command_infra as c
 from bianpai.engines.errors import InputError
 from bianpai.templates.schema import Regulation
+from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.layouts import SheetLayout
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.sheet_sets import SheetSet, sheet_set
@@ -39,12 +40,30 @@ def write_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, r
     it: through its view when declared (page breaks on the view's ``page_break_on``;
     ``extra``: per row, further values the view may show)."""
     v = style_of(reg).view(reg, layout.key)
+    if kw.get("position") is None:
+        kw["position"] = placed(port, reg, layout)
     if v is None:
         c.write_generated(port, layout, rows, lang, **kw)
         return
     shown = v.shown(layout)
     kw["break_on"] = _breaks(shown)
     c.write_generated(port, shown, v.rows(layout, rows, lang, extra), lang, **kw)
+
+
+def placed(port: WorkbookPort, reg: Regulation, layout: SheetLayout) -> int | None:
+    """Where generated core sheet ``layout`` goes when not yet in the workbook: for a style
+    whose sheets are placed as written (``SheetSet.as_written``) at the end, 抽签 right after
+    the roster sheet; ``None`` (the canonical order) otherwise or when the sheet exists."""
+    style = style_of(reg)
+    if not style.as_written or find_sheet(port, shown_layout(reg, layout)) is not None:
+        return None
+    names = port.sheet_names()
+    if layout.key == K.DRAW.key:
+        from bianpai.workbooks.roster_layouts import roster_layout  # noqa: PLC0415
+        roster = find_sheet(port, roster_layout(reg.roster_layout).sheets[0])
+        if roster is not None:
+            return names.index(roster) + 1
+    return len(names)
 
 
 def has_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout) -> bool:

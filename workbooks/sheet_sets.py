@@ -19,6 +19,7 @@ from bianpai.workbooks.log_summaries import (DrawFacts, RankFacts, bridge_teams_
                                              pairs_rank_summary)
 from bianpai.workbooks.pairs_sheets import pairs_views
 from bianpai.workbooks.team_sheets import bridge_team_views
+from bianpai.workbooks.team_knockout import BRACKET_SHEET
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.layouts import C, SheetLayout
 from bianpai.workbooks.sheet_views import SheetView
@@ -60,7 +61,14 @@ class SheetSet:
     the style's 日志 sentence for an advance that drew (:attr:`draw_on_advance`): the stages
     ranked, the seed, the draw's facts; ``new_title``: the 日志 words for ``new``;
     ``awards_logs_entries``: ``awards`` logs the number of entries as its parameter;
-    ``crosstable``: ``rank`` writes 交叉表 of its round-robin stages."""
+    ``crosstable``: ``rank`` writes 交叉表 of its round-robin stages; ``bracket_sheet``: the
+    style's sheet of a bracket frame (its layout, and its rows from a format's
+    ``frame(state)``, the entrant names and the language), rebuilt by ``draw`` and ``rank``
+    (:mod:`bianpai.addin.core_frame_sheet`); ``new_headers``: ``new`` writes the generated
+    校验, 对阵, 排名 (and 奖励) with their headers at once (else each when a command first
+    writes it); ``as_written``: a generated core sheet is created at the end of the workbook
+    (the sheets in the order the commands write them), 抽签 right after the roster sheet,
+    instead of at its place in the canonical order."""
 
     key: str
     schedule_whole: bool = False
@@ -86,6 +94,9 @@ class SheetSet:
     new_title: tuple[str, str] = ("新建工作簿", "new workbook")
     awards_logs_entries: bool = False
     crosstable: bool = True
+    bracket_sheet: tuple[SheetLayout, Callable[..., list[list]]] | None = None
+    new_headers: bool = True
+    as_written: bool = False
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns). Without
@@ -123,7 +134,9 @@ SHEET_SETS: dict[str, SheetSet] = {
                              advance_summary=bridge_teams_advance_summary,
                              new_title=("新建团体赛工作簿", "new team workbook"),
                              rank_summary=bridge_teams_rank_summary, awards_logs_entries=True,
-                             rank_papers=False, crosstable=False),
+                             rank_papers=False, crosstable=False,
+                             bracket_sheet=BRACKET_SHEET, new_headers=False,
+                             as_written=True),
 }
 
 
