@@ -95,6 +95,12 @@ class CoreEvent:
     #: names corrected in 报名 after the draw and followed by their row (``RosterLayout.name_parts``):
     #: (Chinese, English) notes the commands log
     corrections: list[tuple[str, str]] = field(default_factory=list)
+    #: (group_id, stage_id) → the seed of this command that ranks the stage (an advance whose
+    #: style records its own seed as the ranking seed, ``SheetSet.advance_ranking_seed``)
+    ranking_seeds: dict = field(default_factory=dict)
+    #: (组别, 阶段, 号) of a 晋级 row written by this command → its carry-over's parts (来源VP,
+    #: 比例, 比例带分, 另加VP, the carry rule's clause) for a style's view of 晋级
+    carry_parts: dict = field(default_factory=dict)
     _results_cache: dict = field(default_factory=dict)
 
     # -- names
@@ -272,7 +278,8 @@ class CoreEvent:
 
     def stage_seed(self, g: Group, s: Stage) -> int | None:
         """The seed a stage's ranking lots use: the seed recorded when the stage's entrants
-        were taken further (晋级), else the group's draw seed."""
+        were taken further (晋级), else the seed of the command taking them further now
+        (``ranking_seeds``), else the group's draw seed."""
         for r in self.entry_records():
             v = r["seed"]
             if r["group_id"] == g.id and r["from_stage_id"] == s.id and not pd.isna(v):
@@ -280,7 +287,7 @@ class CoreEvent:
                     return int(str(v).strip())
                 except ValueError:
                     continue
-        return self.groups[g.id].seed
+        return self.ranking_seeds.get((g.id, s.id), self.groups[g.id].seed)
 
     def results(self, g: Group, s: Stage) -> dict[tuple, MatchResult]:
         """Scored complete matches of the stage by match key (byes included), after the

@@ -12,14 +12,14 @@ from typing import Any
 
 from bianpai.addin import commands as c
 from bianpai.addin.competition import CoreEvent, load_core_event, rng_for
-from bianpai.engines.bridge import carry_over
 from bianpai.engines.errors import RuleError
 from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
-from bianpai.addin.core_draw import _scored_or_refuse, write_record
+from bianpai.addin.core_draw import _scored_or_refuse
 from bianpai.addin.core_views import style_of
-from bianpai.addin.core_joiners import is_late_rule, runs_beside_next, stage_totals
+from bianpai.addin.core_joiners import (carried, is_late_rule, runs_beside_next, stage_totals,
+                                       write_entries)
 
 
 # ------------------------------------------------------------------------------ advance
@@ -65,14 +65,11 @@ def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict
             totals = stage_totals(ev, g, of)
         blk = []
         for rec in pl.to_dict("records"):
-            carry = Decimal("0")
-            if rule.carry_over is not None:
-                co = rule.carry_over
-                carry = carry_over(totals.get(int(rec["entrant"]), 0), co.fraction, co.plus)
+            carry, parts = carried(totals, int(rec["entrant"]), rule.carry_over)
             blk.append(dict(number=int(rec["entrant"]), from_stage=src, from_pool=rec["pool"],
                             from_place=int(rec["place"]), carry=carry,
                             join_round=rule.join_round, positions=rule.positions,
-                            clause=rule.clause or s.clause))
+                            clause=rule.clause or s.clause, parts=parts))
         blk = _replaced(ev, g, s, blk, assigned)
         if rule.positions == "seed_by":
             blk = _seed_by(ev, g, s, src, st, rule, blk, seed, len(blocks))
@@ -181,20 +178,29 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
                         "this event has a single stage; there is no next stage")
     _scored_or_refuse(ev)
     seed = c.new_seed() if seed is None else int(seed)
+    style = style_of(ev.reg)
     new_rows: list[list] = []
     done, waiting, ranked = [], [], []
+    sources: list = []  # (group, stage) ranked and taken further by this press
     for g in ev.reg.groups:
         if not ev.groups[g.id].drawn:
             continue
         for s in g.stages[1:]:
             if ev.entered(g, s):
                 continue
+            froms = [g.stage(r.from_stage) for r in s.entrants if isinstance(s.entrants, list)
+                     and r.from_stage and not is_late_rule(r)]
+            if style.advance_ranking_seed:  # the stages taken further are ranked by this seed
+                for src in froms:
+                    if not any(r["group_id"] == g.id and r["from_stage_id"] == src.id
+                               for r in ev.entry_records()):
+                        ev.ranking_seeds.setdefault((g.id, src.id), seed)
             rows, wait = _qualifiers(ev, g, s, seed)
             if wait:
                 waiting.append(f"{ev.gname(g)}{ev.sname(s)}（等待{'、'.join(wait)}结束）")
                 break
-            ranked += [ev.sname(g.stage(r.from_stage)) for r in s.entrants
-                       if isinstance(s.entrants, list) and r.from_stage and not is_late_rule(r)]
+            ranked += [ev.sname(src) for src in froms]
+            sources += [(g, src) for src in froms if (g, src) not in sources]
             for r in rows:
                 # the seed the source ranking's lots used, so the places stay as taken
                 src = r["from_stage"]
@@ -205,29 +211,27 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
                                  r["from_pool"],
                                  r["from_place"], r["carry"], r["join_round"],
                                  "" if rseed is None else str(rseed), r["clause"]])
+                ev.carry_parts[(ev.gname(g), ev.sname(s), r["number"])] = r.get("parts", {})
             done.append(f"{ev.gname(g)}{ev.sname(s)} {len(rows)} 队")
             if not runs_beside_next(g, s):
                 break
     if not new_rows:
         raise RuleError("没有可以进入下一阶段的组别：" + ("；".join(waiting) or "各阶段均已开始"),
                         "no stage can be entered yet")
-    old = []
-    if ev.entries is not None:
-        from bianpai.workbooks.tables import find_sheet
-        name = find_sheet(port, K.ENTRIES)
-        old = [list(r) for r in port.read_values(name)[1:]] if name else []
-    from bianpai.addin.competition import ENTRY_KEYS
-    write_record(port, K.ENTRIES, old + new_rows, ev.lang, ENTRY_KEYS)
+    write_entries(ev, new_rows)
+    if style.stage_standings is not None:  # the style's 排名-‹阶段› of the stages just ranked
+        from bianpai.addin.core_stage_sheets import write_stage_standings  # noqa: PLC0415
+        write_stage_standings(ev, [(g, src, None) for g, src in sources])
     result = c.CommandResult("advance", "进入下一阶段：" + "；".join(done),
                              f"advanced: {len(new_rows)} qualifiers", seed=seed)
     result.status_hint = ("；".join(done) + " 已进入", "可以抽签编排新阶段第1轮")
-    if style_of(ev.reg).draw_on_advance:  # the style pairs the new stages' first round at once
+    if style.draw_on_advance:  # the style pairs the new stages' first round at once
         from bianpai.addin.core_draw import drawn  # noqa: PLC0415
         d, _args, _lang = drawn(port, seed=seed)
         result.summary_zh += "；" + d.summary_zh
         result.summary_en += "; " + d.summary_en
         result.status_hint = d.status_hint
-        if style_of(ev.reg).advance_summary is not None and getattr(d, "facts", None):
-            result.summary_zh, result.summary_en = style_of(ev.reg).advance_summary(
+        if style.advance_summary is not None and getattr(d, "facts", None):
+            result.summary_zh, result.summary_en = style.advance_summary(
                 tuple(dict.fromkeys(ranked)), seed, d.facts)
     return c.finish(port, result, {"seed": seed}, ev.lang)

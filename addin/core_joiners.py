@@ -18,12 +18,13 @@ from decimal import Decimal
 import pandas as pd
 
 from bianpai.addin.competition import CoreEvent, rng_for
-from bianpai.engines.bridge import carry_over
+from bianpai.engines.bridge import carry_over, carry_over_parts
 from bianpai.engines.core import NotReady, Reason
 from bianpai.engines.errors import RuleError
 from bianpai.templates.schema import Group, Stage
 
-__all__ = ["runs_beside_next", "is_late_rule", "late_rows", "add_late_entries", "write_late_entries", "stage_totals"]
+__all__ = ["runs_beside_next", "is_late_rule", "late_rows", "add_late_entries",
+           "write_late_entries", "write_entries", "stage_totals", "carried"]
 
 
 def _sources(s: Stage) -> set[str]:
@@ -57,6 +58,20 @@ def stage_totals(ev: CoreEvent, g: Group, s: Stage) -> dict[int, Decimal]:
         col = main if main in tab.columns else "match_points"
         out.update({int(e): Decimal(str(v)) for e, v in zip(tab["entrant"], tab[col])})
     return out
+
+
+def carried(totals: dict[int, Decimal], number: int, co) -> tuple[Decimal, dict]:
+    """``(carry, parts)`` of entrant ``number`` under carry-over rule ``co`` (``None``: nothing
+    carried): ``carry = q2(q2(total × fraction) + plus)``, half-up (八（二）（三））; ``parts``
+    (``from_vp``, ``fraction``, ``scaled``, ``plus``, ``carry_clause``) for a style's view
+    of 晋级 (来源VP, 比例, 比例带分, 另加VP)."""
+    if co is None:
+        zero = Decimal("0")
+        return zero, dict(from_vp=zero, fraction=zero, scaled=zero, plus=zero, carry_clause=None)
+    total = totals.get(number, Decimal("0"))
+    scaled, carry = carry_over_parts(total, co.fraction, co.plus)
+    return carry, dict(from_vp=total, fraction=co.fraction, scaled=scaled, plus=co.plus,
+                       carry_clause=co.clause)
 
 
 def source_place(ev: CoreEvent, g: Group, of: Stage, number: int) -> int | None:
@@ -104,11 +119,11 @@ def late_rows(ev: CoreEvent, g: Group, s: Stage, rnd: int, seed: int) -> list[di
         for t in teams:
             if t in have:
                 continue
-            carry = carry_over(totals.get(t, 0), co.fraction, co.plus) if co else Decimal("0")
+            carry, parts = carried(totals, t, co)
             blk.append(dict(number=t, from_stage=src, from_pool=None,
                             from_place=source_place(ev, g, of, t), carry=carry,
                             join_round=rule.join_round, clause=rule.clause or s.clause,
-                            pool=None))
+                            pool=None, parts=parts))
         if rule.positions == "lot":
             rng_for(seed, g.id, s.id, "positions", "late", i).shuffle(blk)
         for r in blk:
@@ -138,14 +153,35 @@ def add_late_entries(ev: CoreEvent, g: Group, s: Stage, seed: int, entry_rows: l
         entry_rows.append([ev.gname(g), ev.sname(s), r["number"], ev.name_of(g, r["number"]),
                            r["pool"], r["position"], ev.sname(r["from_stage"]), r["from_pool"],
                            r["from_place"], r["carry"], r["join_round"], "", r["clause"]])
+        ev.carry_parts[(ev.gname(g), ev.sname(s), r["number"])] = r["parts"]
 
 
 def write_late_entries(ev: CoreEvent, rows: list[list]) -> None:
-    """Append ``rows`` (晋级 sheet rows) to 晋级 and its record copy."""
+    """Append ``rows`` (晋级 sheet rows) to 晋级 (:func:`write_entries`)."""
+    write_entries(ev, rows)
+
+
+def write_entries(ev: CoreEvent, rows: list[list]) -> None:
+    """Append ``rows`` (晋级 rows in the core's columns) to 晋级, rewritten whole. Through the
+    workbook style's view when it declares one (the rows already there kept as shown, the new
+    ones with their carry-over's parts from ``ev.carry_parts``); else in the core's columns,
+    with the hidden record copy when the style keeps them (``SheetSet.record_copies``)."""
+    from bianpai.addin import command_infra as c  # noqa: PLC0415
     from bianpai.addin.competition import ENTRY_KEYS  # noqa: PLC0415
     from bianpai.addin.core_draw import write_record  # noqa: PLC0415
+    from bianpai.addin.core_views import placed, style_of  # noqa: PLC0415
     from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
     from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
-    name = find_sheet(ev.port, K.ENTRIES)
+    style = style_of(ev.reg)
+    view = style.view(ev.reg, K.ENTRIES.key)
+    shown = K.ENTRIES if view is None else view.layout
+    name = find_sheet(ev.port, shown)
     old = [list(r) for r in ev.port.read_values(name)[1:]] if name else []
-    write_record(ev.port, K.ENTRIES, old + rows, ev.lang, ENTRY_KEYS)
+    if view is None and style.record_copies:
+        write_record(ev.port, K.ENTRIES, old + rows, ev.lang, ENTRY_KEYS)
+        return
+    if view is not None:
+        rows = view.rows(K.ENTRIES, rows, ev.lang,
+                         [ev.carry_parts.get((r[0], r[1], r[2]), {}) for r in rows])
+    c.write_generated(ev.port, shown, old + rows, ev.lang,
+                      position=placed(ev.port, ev.reg, K.ENTRIES))

@@ -104,10 +104,12 @@ def write_round_papers(ev: CoreEvent, new: list[tuple[Group, Stage, Match]]) -> 
 # ------------------------------------------------------------------------------ standings by round
 
 def state_after(ev: CoreEvent, g: Group, s: Stage, rnd: int) -> StageState:
-    """The stage as it stood after round ``rnd``: matches and results of rounds ≤ ``rnd``,
-    standings of every pool computed from them."""
+    """The stage as it stood after round ``rnd``: its entrants by then (one joining at a later
+    round left out), matches and results of rounds ≤ ``rnd``, standings of every pool
+    computed from them."""
     st = ev.state(g, s, with_standings=False)
-    st = StageState(entrants=st.entrants, matches=[m for m in st.matches if m.round <= rnd],
+    st = StageState(entrants=[e for e in st.entrants if (e.join_round or 1) <= rnd],
+                    matches=[m for m in st.matches if m.round <= rnd],
                     results={k: r for k, r in st.results.items() if r.match.round <= rnd},
                     seed=st.seed)
     st.standings = {p: ev.pool_standings(g, s, p, st) for p in st.pools()}

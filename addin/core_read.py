@@ -22,7 +22,7 @@ from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED
 from bianpai.addin.core_views import has_core_sheet, read_core_sheet
-from bianpai.workbooks.tables import cell_of, find_sheet, read_table
+from bianpai.workbooks.tables import cell_of
 from bianpai.workbooks.tables import records as _all_records
 
 from typing import TYPE_CHECKING
@@ -207,12 +207,13 @@ def _check_rematches(ev: CoreEvent, rows: list[dict], sheet: str, d: pd.DataFram
 def _read_entries(ev: CoreEvent) -> pd.DataFrame:
     cols = ["group_id", "stage_id", "number", "pool", "position", "from_stage_id", "from_pool",
             "from_place", "carry", "join_round", "seed"]
-    if not find_sheet(ev.port, K.ENTRIES):
+    if not has_core_sheet(ev.port, ev.reg, K.ENTRIES):
         return pd.DataFrame(columns=cols)
-    d = read_table(ev.port, K.ENTRIES, errors=ev.errors)
+    d = read_core_sheet(ev.port, ev.reg, K.ENTRIES, errors=ev.errors)
     check_record(ev, K.ENTRIES, d, ENTRY_KEYS)
     sheet = d.attrs.get("sheet", K.ENTRIES.zh)
     out = []
+    count: dict[tuple, int] = {}  # a view without 序号: the rows' order in their stage and pool
     for row, rec in records(d):
         g = ev.group_of(rec["group"])
         s = ev.stage_of(g, rec["stage"]) if g else None
@@ -222,8 +223,10 @@ def _read_entries(ev: CoreEvent) -> pd.DataFrame:
                                         sheet=sheet, cell=cell_of(d, row, "stage")))
             continue
         src = ev.stage_of(g, rec["from_stage"])
+        at = count[(g.id, s.id, rec["pool"])] = count.get((g.id, s.id, rec["pool"]), 0) + 1
         out.append(dict(group_id=g.id, stage_id=s.id, number=int(rec["number"]), pool=rec["pool"],
-                        position=rec["position"], from_stage_id=src.id if src else None,
+                        position=at if rec["position"] is None else rec["position"],
+                        from_stage_id=src.id if src else None,
                         from_pool=rec["from_pool"], from_place=rec["from_place"],
                         carry=rec["carry"], join_round=rec["join_round"], seed=rec["seed"]))
     return _frame(out, cols)

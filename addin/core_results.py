@@ -19,6 +19,7 @@ from bianpai.workbooks.log_summaries import RankFacts
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse, log_corrections
 from bianpai.addin.core_views import shown_layout, style_of, write_core_sheet
+from bianpai.addin.core_stage_sheets import stage_cut, write_stage_standings
 from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, write_brackets,
                                        _crosstable, _source_group, _standing_rows,
                                        core_final_standings, ranking_name)
@@ -52,6 +53,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     seed_typed_groups(ev, seed)  # numbers typed, no lot: the ranking lots take this seed
     crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
     rows, data, final_rows, extras = [], {}, [], []
+    per_stage: list[tuple] = []  # (group, stage, round cut, rows, extras) for 排名-‹阶段›
     missing = 0
     for g in ev.reg.groups:
         if not ev.groups[_source_group(ev, g).id].drawn:
@@ -60,9 +62,12 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
             if not ev.entered(g, s):
                 continue
             missing += len(ev.missing(g, s))
-            part = _standing_rows(ev, g, s, crit_cols, None if upto_round is None else
-                                  core_paper.state_after(ev, g, s, int(upto_round)), extras)
+            cut, pextras = stage_cut(ev, g, s, upto_round), []
+            part = _standing_rows(ev, g, s, crit_cols, None if cut is None else
+                                  core_paper.state_after(ev, g, s, cut), pextras)
             rows += part
+            extras += pextras
+            per_stage.append((g, s, cut, part, pextras))
             # a single-stage style names its rankings by group alone, criteria as numbers
             plain = style_of(ev.reg).plain_data
             data[ev.gname(g) if plain else f"{ev.gname(g)} {ev.sname(s)}"] = [
@@ -96,8 +101,11 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     offers = playoff_offers(ev)
     explain_playoffs(ev, offers, rows)
     # play-off rows explained above keep their place: extras follow the rows one to one
-    write_core_sheet(port, ev.reg, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2),
-                     extra=extras if len(extras) == len(rows) else None)
+    if style.stage_standings is not None:  # one sheet per stage (排名-‹阶段›)
+        write_stage_standings(ev, per_stage)
+    else:
+        write_core_sheet(port, ev.reg, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2),
+                         extra=extras if len(extras) == len(rows) else None)
     sizes = [len(ev.state(g, s, with_standings=False).pool_entrants(p))
              for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
              if s.format.kind in CROSSTABLE_FORMATS and ev.entered(g, s)

@@ -32,10 +32,14 @@ def _placings_so_far(s: Stage, st) -> pd.DataFrame:
 def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
                    st=None, extras: list[dict] | None = None) -> list[list]:
     """排名 rows of one stage (columns of ``ev.lay.standings``); ``extras`` (when given) gets,
-    per row, values a style's view of 排名 may show besides (``rounds`` 已赛轮数)."""
+    per row, values a style's view of 排名 may show besides: ``rounds`` 已赛轮数, ``carry``
+    (带分), every criterion as ``c_<name>`` and the sums of the scoring's per-side result values
+    as ``v_<key>`` (:func:`value_sums`)."""
     st = st if st is not None else ev.state(g, s)
     rows = []
     placings = None
+    sums = value_sums(st.results.values()) if extras is not None else {}
+    carry = {e.number: e.carry for e in st.entrants}
     for p in st.pools():
         tab = st.standings[p]
         if _is_knockout(s):
@@ -55,8 +59,26 @@ def _standing_rows(ev: CoreEvent, g: Group, s: Stage, crit_cols: list[str],
                          *[rec[k] if k in shown else None for k in RECORD],
                          *[_cell(v) for v in vals], expl])
             if extras is not None:
-                extras.append({"rounds": rec.get("rounds")})
+                extras.append({"rounds": rec.get("rounds"), "carry": carry.get(e),
+                               **{f"c_{k}": _cell(v) for k, v in rec.items() if k in CRITERIA},
+                               **sums.get(e, {})})
     return rows
+
+
+def value_sums(results) -> dict[int, dict[str, Decimal]]:
+    """Per entrant, the sum of each numeric per-side value of its results
+    (``MatchResult.values``: VP before fines, fines, IMPs won …) as ``v_<key>``."""
+    out: dict[int, dict[str, Decimal]] = {}
+    for r in results:
+        for i, e in enumerate(r.match.sides):
+            if e is None:
+                continue
+            mine = out.setdefault(int(e), {})
+            for k, vals in r.values.items():
+                v = vals[i] if isinstance(vals, tuple) and i < len(vals) else None
+                if isinstance(v, (int, Decimal)) and not isinstance(v, bool):
+                    mine[f"v_{k}"] = mine.get(f"v_{k}", Decimal(0)) + v
+    return out
 
 
 #: the record columns of 排名 (场数, 胜, 平, 负), by standings key

@@ -50,12 +50,15 @@ def write_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, r
     c.write_generated(port, shown, v.rows(layout, rows, lang, extra), lang, **kw)
 
 
-def placed(port: WorkbookPort, reg: Regulation, layout: SheetLayout) -> int | None:
+def placed(port: WorkbookPort, reg: Regulation, layout: SheetLayout,
+           shown: SheetLayout | None = None) -> int | None:
     """Where generated core sheet ``layout`` goes when not yet in the workbook: for a style
     whose sheets are placed as written (``SheetSet.as_written``) at the end, 抽签 right after
-    the roster sheet; ``None`` (the canonical order) otherwise or when the sheet exists."""
+    the roster sheet; ``None`` (the canonical order) otherwise or when the sheet exists.
+    ``shown``: the sheet as shown, when not the style's view of ``layout`` (排名-‹阶段›)."""
     style = style_of(reg)
-    if not style.as_written or find_sheet(port, shown_layout(reg, layout)) is not None:
+    shown = shown or shown_layout(reg, layout)
+    if not style.as_written or find_sheet(port, shown) is not None:
         return None
     names = port.sheet_names()
     if layout.key == K.DRAW.key:

@@ -232,11 +232,12 @@ def test_otog_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     sched = [r for r in rows("对阵") if r["阶段"] == "积分排位赛"]
     pairs = [frozenset((r["主队号"], r["客队号"])) for r in sched if r["客队号"]]
     assert len(pairs) == 20 and len(set(pairs)) == 20  # 5 rounds of 4 tables, no rematch
-    st1 = {r["队号"]: r["VP"] for r in rows("排名") if r["阶段"] == "积分排位赛"}
-    moved = [r for r in rows("晋级") if r["阶段"] == "附加积分赛"]
+    st1 = {r["队号"]: r["总VP"] for r in rows("排名-积分排位赛")}
+    moved = [r for r in rows("带分") if r["阶段"] == "附加积分赛"]
     assert len(moved) == 4
     for r in moved:  # 100 % of the stage-1 VP, half-up to 2 places
         assert Decimal(str(r["带分"])) == Decimal(str(st1[r["队号"]])).quantize(Decimal("0.01"))
+        assert Decimal(str(r["来源VP"])) == Decimal(str(st1[r["队号"]]))
     final = [r for r in rows("总排名")]
     assert [r["名次"] for r in final] == list(range(1, 9))
     # "其余队与决赛同时进行附加积分赛": one advance enters both, one draw pairs a round of each
@@ -294,20 +295,21 @@ def test_fujian_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     from bianpai.engines.team_swiss import TeamSwiss
     rows = _demo_on_core(monkeypatch, tmp_path / "fujian.xlsx", "fujian-elder-bridge-teams",
                          (TeamSwiss, BridgeTeamsVp, BridgeKnockoutImps, Knockout8), 12)
-    st1 = {r["队号"]: (r["名次"], Decimal(str(r["VP"]))) for r in rows("排名")
-           if r["阶段"] == "排位赛"}
+    st1 = {r["队号"]: (r["名次"], Decimal(str(r["总VP"]))) for r in rows("排名-排位赛")}
     place = {t: p for t, (p, _) in st1.items()}
     qf = [(r["场次"], place[r["主队号"]], place[r["客队号"]]) for r in rows("对阵")
           if r["阶段"] == "淘汰赛" and r["轮次"] == 1]
     assert qf == [("QF1", 1, 8), ("QF2", 4, 5), ("QF3", 2, 7), ("QF4", 3, 6)]
     ko_teams = {t for t, p in place.items() if p <= 8}
-    cons = [r for r in rows("晋级") if r["阶段"] == "附加积分编排赛"]
+    cons = [r for r in rows("带分") if r["阶段"] == "附加积分编排赛"]
     first = [r for r in cons if r["进入轮次"] == 1]
     late = [r for r in cons if r["进入轮次"] == 3]
     assert {r["队号"] for r in first} == set(place) - ko_teams
     assert len(late) == 4 and {r["队号"] for r in late} < ko_teams
     for r in late:  # 25 % of the stage-1 VP (half-up to 2 places), plus 24
         assert Decimal(str(r["带分"])) == q2(q2(st1[r["队号"]][1] * Decimal("0.25")) + 24)
+        assert Decimal(str(r["比例带分"])) == q2(st1[r["队号"]][1] * Decimal("0.25"))
+        assert (r["比例"], r["另加VP"]) == (0.25, 24)
         assert r["来源名次"] == place[r["队号"]]
     sched = rows("对阵")
     r3 = {t for r in sched if r["阶段"] == "附加积分编排赛" and r["轮次"] == 3
@@ -316,11 +318,13 @@ def test_fujian_bridge_runs_on_the_core_pipeline(tmp_path, monkeypatch):
     r1 = {t for r in sched if r["阶段"] == "附加积分编排赛" and r["轮次"] < 3
           for t in (r["主队号"], r["客队号"])}
     assert not (r1 & ko_teams)
-    ko_rank = sorted((r["名次"], r["队号"]) for r in rows("排名") if r["阶段"] == "淘汰赛")
+    # the bracket (淘汰赛): 1–4 from the final and the 3rd-place match, the quarter-final
+    # losers are the teams that joined the consolation
+    ko = {r["场次"]: r for r in rows("淘汰赛")}
     final = {r["名次"]: r["队号"] for r in rows("总排名")}
-    assert [t for p, t in ko_rank[:4]] == [final[p] for p in (1, 2, 3, 4)]
-    assert [p for p, t in ko_rank] == [1, 2, 3, 4, 5, 5, 5, 5]  # the quarter-final losers: 5
-    assert {t for p, t in ko_rank[4:]} == {r["队号"] for r in late}
+    assert [final[p] for p in (1, 2, 3, 4)] == [ko["F"]["胜队"], ko["F"]["负队"],
+                                                ko["3RD"]["胜队"], ko["3RD"]["负队"]]
+    assert {ko[f"QF{i}"]["负队"] for i in (1, 2, 3, 4)} == {r["队号"] for r in late}
     # the knockout and the consolation run side by side: one advance enters both, one draw
     # pairs a round of each
     log = [r["摘要"] for r in rows("日志")]

@@ -70,6 +70,7 @@ def test_bridge_team_style_is_declared_and_switched_off():
     assert rl.lot == "event"
     style = sheet_set("bridge-teams")
     assert not style.record_copies and not style.round_papers and not style.withdrawals_sheet
+    assert style.advance_ranking_seed and style.stage_standings is not None
 
 
 def test_the_switch_puts_the_presets_on_the_core(on_core):
@@ -78,9 +79,9 @@ def test_the_switch_puts_the_presets_on_the_core(on_core):
 
 #: the sheets the core writes cell for cell as the pipeline did (docs/teams-port.md: CLOSED)
 CLOSED = ["规程", "报名", "队员", "校验", "抽签", "罚分", "_bianpai_settings", "对阵", "成绩",
-          "逐副成绩", "总排名", "奖励", "领奖签收表", "证书", "荣誉证书", "日志"]
+          "逐副成绩", "带分", "总排名", "奖励", "领奖签收表", "证书", "荣誉证书", "日志"]
 #: the core's sheets still in place of the pipeline's (docs/teams-port.md: OPEN)
-OPEN_CORE_SHEETS = {"排名", "晋级", "_bianpai_entries"}
+OPEN_CORE_SHEETS: set[str] = set()
 
 
 @pytest.mark.parametrize("preset", G.PRESETS)
@@ -93,6 +94,19 @@ def test_core_writes_the_golden_sheet(whole_flow, preset, sheet):
     command's sentence, seed and parameters: the advance that also draws, a ranking after a
     round naming the running stages): cell for cell the pipeline's."""
     assert whole_flow[preset][sheet] == G.load(preset)[sheet]
+
+
+@pytest.mark.parametrize("preset", G.PRESETS)
+def test_core_writes_the_golden_stage_standings(whole_flow, preset):
+    """排名-‹阶段›, one sheet per stage not ranked by its bracket: 已赛场数, 带分, 比赛VP, 罚分
+    (十一), 总VP, IMP得/失 summed from the results, IMP商 to 4 places, the chain's further
+    criteria and 说明 — the first stage's written by ``advance`` with its seed, the others by
+    ``rank`` after a ``rank --round`` in the middle: as the pipeline's."""
+    golden = G.load(preset)
+    names = [n for n in golden if n.startswith("排名-")]
+    assert len(names) == (2 if preset.startswith("fujian") else 3)
+    for name in names:
+        assert whole_flow[preset][name] == golden[name], name
 
 
 def test_core_writes_the_golden_knockout_sheet(whole_flow):
@@ -125,7 +139,8 @@ def test_core_first_stage_rows_equal(whole_flow, preset):
 def test_core_keeps_no_hidden_record_copies(whole_flow, preset):
     """The style checks its 抽签 against the roster rows: no ``_bianpai_draw`` sheet, and no
     桌卡/记分单/退赛/交叉表/成绩公告/排名走势 the pipeline's workbook does not have; the core's
-    sheets beyond the pipeline's are only those still open."""
+    sheets beyond the pipeline's are only those still open (none: 晋级 is shown as 带分 and 排名
+    as one 排名-‹阶段› per stage, without ``_bianpai_entries``)."""
     names = set(whole_flow[preset])
     assert not names & {"_bianpai_draw", "桌卡", "记分单", "退赛", "交叉表", "成绩公告", "排名走势"}
     assert names - set(G.load(preset)) <= OPEN_CORE_SHEETS

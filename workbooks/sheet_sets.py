@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from bianpai.templates.schema import Regulation
+from bianpai.templates.schema import Regulation, Stage
 from bianpai.workbooks.log_summaries import (DrawFacts, RankFacts, bridge_teams_advance_summary,
                                              bridge_teams_draw_summary, bridge_teams_rank_summary,
                                              pairs_draw_summary,
@@ -20,6 +20,7 @@ from bianpai.workbooks.log_summaries import (DrawFacts, RankFacts, bridge_teams_
 from bianpai.workbooks.pairs_sheets import pairs_views
 from bianpai.workbooks.team_sheets import bridge_team_views
 from bianpai.workbooks.team_knockout import BRACKET_SHEET
+from bianpai.workbooks.team_standings import stage_standings_view
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.layouts import C, SheetLayout
 from bianpai.workbooks.sheet_views import SheetView
@@ -68,7 +69,13 @@ class SheetSet:
     校验, 对阵, 排名 (and 奖励) with their headers at once (else each when a command first
     writes it); ``as_written``: a generated core sheet is created at the end of the workbook
     (the sheets in the order the commands write them), 抽签 right after the roster sheet,
-    instead of at its place in the canonical order."""
+    instead of at its place in the canonical order; ``advance_ranking_seed``: ``advance`` ranks
+    the stages it takes further with its own seed (recorded in 晋级 as their ranking seed)
+    instead of the draw's; ``stage_standings``: the regulation, a stage and the round a ranking
+    is taken after (``None``: the whole stage) → the view of 排名 for that stage's own sheet
+    (its layout names the sheet, 排名-‹阶段›): ``rank`` writes one per stage not ranked by
+    placings (a knockout has its bracket sheet), ``advance`` the stages it ranked, instead of
+    one 排名 of every stage (a stage taken further is then ranked whole by ``rank --round``)."""
 
     key: str
     schedule_whole: bool = False
@@ -97,6 +104,8 @@ class SheetSet:
     bracket_sheet: tuple[SheetLayout, Callable[..., list[list]]] | None = None
     new_headers: bool = True
     as_written: bool = False
+    advance_ranking_seed: bool = False
+    stage_standings: Callable[[Regulation, Stage, int | None], SheetView] | None = None
 
     def view(self, reg: Regulation, key: str) -> SheetView | None:
         """The style's view of core sheet ``key`` (``None``: the core's own columns). Without
@@ -136,7 +145,8 @@ SHEET_SETS: dict[str, SheetSet] = {
                              rank_summary=bridge_teams_rank_summary, awards_logs_entries=True,
                              rank_papers=False, crosstable=False,
                              bracket_sheet=BRACKET_SHEET, new_headers=False,
-                             as_written=True),
+                             as_written=True, advance_ranking_seed=True,
+                             stage_standings=stage_standings_view),
 }
 
 

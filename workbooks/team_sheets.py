@@ -12,6 +12,9 @@ knowing the style (the port of the two bridge team presets, ``docs/teams-port.md
 - 逐副成绩 (:data:`team_layouts.TEAM_BOARDS`): the core's 逐局成绩, 局 shown as 副号.
 - 罚分 (:data:`team_layouts.TEAM_FINES`): 阶段, 轮次, 队号, 扣罚VP (blank: the 规程's fine for the
   原因, 十一（一）), 原因, 说明 — the table found by (轮次, 队号).
+- 带分 (:data:`team_layouts.CARRY`): the core's 晋级 without 组别, 小组, 序号, 来源小组, with the
+  carry-over's parts (来源VP, 比例, 比例带分, 另加VP: 八（二）（三） "带入其第一阶段VP的25%再加24VP")
+  handed by the command that wrote the row, 条款 the carry rule's clause when it names one.
 """
 
 from __future__ import annotations
@@ -103,4 +106,12 @@ def bridge_team_views(reg: Regulation) -> dict[str, SheetView]:
         "games": SheetView(T.TEAM_BOARDS, {**label, "board": "game"}),
         K.PENALTIES.key: SheetView(T.TEAM_FINES, {"vp": "points"}),
         K.FINAL.key: SheetView(FINAL),
+        K.ENTRIES.key: SheetView(T.CARRY, {
+            "team": "number", **{k: _part(k) for k in ("from_vp", "fraction", "scaled", "plus")},
+            "clause": lambda d, _l: d.get("carry_clause") or d.get("clause")}),
     }
+
+
+def _part(key: str):
+    """A carry-over part of a 带分 row (0 when nothing is carried)."""
+    return lambda d, _l: d.get(key) if d.get(key) is not None else 0
