@@ -14,7 +14,7 @@ from typing import Any
 from bianpai.addin import commands as c
 from bianpai.addin import core_paper
 from bianpai.addin.competition import CoreEvent, load_core_event, rng_for
-from bianpai.engines.core import Match, NotReady
+from bianpai.engines.core import Match, NotReady, StageState
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
@@ -291,11 +291,40 @@ def _draw_facts(ev: CoreEvent, new, seed_of: dict[str, int], added: int, reliste
     return DrawFacts(
         groups=len(drawn), tables=len(_schedule_rows(ev, new)), rows_added=added,
         lots_drawn=_lots(seed_of),
-        kept_seeds=tuple(sorted({ev.groups[g.id].seed for g in drawn if ev.groups[g.id].seed
-                                 and not _numbers_typed(ev, g)})),
-        edited=tuple((ev.gname(g), m.round, m.table) for g, _s, m in relisted),
+        kept_seeds=tuple(sorted({TYPED_NUMBERS_SEED if _numbers_typed(ev, g) else ev.groups[g.id].seed
+                                 for g in drawn if ev.groups[g.id].seed}, key=str)),
+        edited=tuple((ev.gname(g), m.round, m.table) for g, _s, m in _edited(ev, relisted)),
         notes=tuple(notes), new_tables=len(new),
         parts=tuple((name, rnd, tuple(labels)) for (name, rnd), labels in parts.items()))
+
+
+def _edited(ev: CoreEvent, relisted) -> list[tuple[Group, Stage, Match]]:
+    """The tables of 对阵 an arbiter changed by hand: those re-listed by this press and those
+    whose sides differ from what the stage format's whole schedule (``whole_schedule``, a
+    position schedule such as a Berger table) gives the drawn positions — the entry rows
+    retyped by hand too. In group, stage, round and table order."""
+    keyed = {(g.id, s.id, m.key): (g, s, m) for g, s, m in relisted}
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            whole = getattr(s.format, "whole_schedule", None)
+            drawn = ev.stage_matches(g, s) if whole is not None else []
+            if not drawn:
+                continue
+            try:
+                planned = {m.key: m.sides for m in
+                           whole(StageState(entrants=ev.stage_entrants(g, s)))}
+            except RuleError:
+                continue
+            for m in drawn:
+                if planned.get(m.key, m.sides) != m.sides:
+                    keyed.setdefault((g.id, s.id, m.key), (g, s, m))
+    order = {g.id: (i, {s.id: j for j, s in enumerate(g.stages)})
+             for i, g in enumerate(ev.reg.groups)}
+    return [gsm for _k, gsm in sorted(keyed.items(), key=lambda kv: (
+        order[kv[0][0]][0], order[kv[0][0]][1][kv[0][1]], kv[1][2].round,
+        str(kv[1][2].pool or ""), kv[1][2].table))]
 
 
 def _unlisted(ev: CoreEvent) -> list[tuple[Group, Stage, Match]]:

@@ -275,3 +275,24 @@ def test_core_rank_round_out_of_range_is_refused(tmp_path, on_core, rnd):
     with pytest.raises(InputErrors, match="1–7"):
         commands.rank(OpenpyxlPort(wb, command="rank"), upto_round=rnd)
     assert wb.read_bytes() == before
+
+
+def test_core_names_a_hand_swap_retyped_in_the_entry_rows(tmp_path, on_core):
+    """Case manual-swap-guandan: the arbiter swaps two opponents of round 1 in 对阵 and retypes
+    the 成绩 rows for them (no table is re-listed). The core's second draw keeps the edit, adds
+    no row, and names the tables that differ from the Berger table of the drawn positions (the
+    format's ``whole_schedule``), with the typed numbers' seed "报名表序号"."""
+    import shutil
+    from pathlib import Path
+    wb = tmp_path / "m.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "manual-swap-guandan.xlsx", wb)
+    n_before = len(_sheet(wb, "成绩"))
+    commands.rank(OpenpyxlPort(wb, command="rank"), seed=1)
+    commands.draw(OpenpyxlPort(wb, command="draw"))
+    last = _sheet(wb, "日志")[-1]
+    assert last[3] is None
+    assert last[4] == ("抽签编排完成：1 个组别，15 桌次，成绩表新增 0 行；序号沿用原抽签（随机种子 报名表序号），"
+                       "未重新抽签；男子双人赛对阵已手工调整（与伯格表不同）：第1轮第1桌、第1轮第2桌")
+    r1 = [(r[3], r[5]) for r in _sheet(wb, "对阵")[1:] if r[1] == 1]
+    assert r1 == [(1, 5), (2, 6), (3, 4)]
+    assert len(_sheet(wb, "成绩")) == n_before

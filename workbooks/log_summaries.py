@@ -18,8 +18,10 @@ class DrawFacts:
 
     ``groups``: groups with a drawn schedule; ``tables``: rows of 对阵 (byes included);
     ``rows_added``: result-entry rows added (the 成绩 rows of the new tables); ``lots_drawn``:
-    numbers were drawn by this press; ``kept_seeds``: the seeds of the earlier lots when not;
-    ``edited``: ``(group name, round, table)`` of tables a hand edit of 对阵 gave other entrants;
+    numbers were drawn by this press; ``kept_seeds``: the seeds of the earlier lots when not
+    (``"报名表序号"`` for a group whose numbers were typed); ``edited``: ``(group name, round,
+    table)`` of tables a hand edit of 对阵 gave other entrants or that differ from the format's
+    whole schedule of the drawn positions (a Berger table);
     ``notes``: the core's other notes (a stage waiting, late entries), Chinese; ``parts``: per
     stage drawn, in order, ``(stage name, round, match labels of a knockout round or ())``;
     ``new_tables``: the tables drawn by this press (byes included)."""
@@ -28,7 +30,7 @@ class DrawFacts:
     tables: int
     rows_added: int
     lots_drawn: bool
-    kept_seeds: tuple[int, ...] = ()
+    kept_seeds: tuple[int | str, ...] = ()
     edited: tuple[tuple[str, int, int], ...] = ()
     notes: tuple[str, ...] = ()
     parts: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
