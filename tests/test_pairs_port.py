@@ -50,16 +50,17 @@ def _sheet(path, name):
 
 
 def test_pairs_layout_declares_its_gate():
-    """The pairs preset stays off the core by its roster layout's declaration, not by a name
-    compared in addin/ (the gate ``roster_layout != "pairs"`` is gone)."""
+    """The pairs preset runs on the core by its roster layout's declaration
+    (``RosterLayout.runs_on_core``, switched on by the port), not by a name compared in addin/
+    (the gate ``roster_layout != "pairs"`` is gone)."""
     reg = load_preset(PRESET)
     assert reg.roster_layout == "pairs"
-    assert RL.roster_layout("pairs").runs_on_core is False
-    assert not is_core_regulation(reg)
-    on = dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=True)
-    RL.ROSTER_LAYOUTS["pairs"], old = on, RL.ROSTER_LAYOUTS["pairs"]
+    assert RL.roster_layout("pairs").runs_on_core is True
+    assert is_core_regulation(reg)
+    off = dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=False)
+    RL.ROSTER_LAYOUTS["pairs"], old = off, RL.ROSTER_LAYOUTS["pairs"]
     try:
-        assert is_core_regulation(reg)
+        assert not is_core_regulation(reg)
     finally:
         RL.ROSTER_LAYOUTS["pairs"] = old
 
