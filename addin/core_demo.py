@@ -96,7 +96,7 @@ def _roster(reg, seed: int, fields: dict[str, int] | None = None
         if not g.stages:
             continue
         n = (fields or {}).get(g.id) or g.entries or 16
-        size = g.team_size or 3
+        size = g.team_size or _min_players(reg, g) or 3  # the 规程's fewest players a team
         for i in range(n):
             unit = CITIES[i % len(CITIES)]
             name = f"{unit}{g.name_zh[:2]}{i // len(CITIES) + 1}队"
@@ -406,6 +406,11 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
     try:
         res = commands.check(port)
         console.print(f"[green]✓[/] {res.summary_zh}")
+        for f in res.findings:
+            console.print(f"  [yellow]{f['severity']} {escape(str(f['where']))}[/] {escape(f['zh'])}")
+        # the 资格审查 accepts the warnings (a unit over its limit by the 规程's leave)
+        accept = "资格审查委员会已核准（演示）" if any(
+            f["severity"] == "warning" for f in res.findings) else None
         rng = random.Random(seed + 1)
         strength: dict = {}
         step = 0
@@ -414,7 +419,7 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
                 step += 1
                 tick(f"第 {step} 步")
                 try:
-                    res = commands.draw(port, seed=seed + step)
+                    res = commands.draw(port, seed=seed + step, accept_warnings=accept)
                 except RuleError as exc:
                     if getattr(exc, "next_command", None) == "advance":
                         res = commands.advance(port, seed=seed + step)
@@ -454,6 +459,7 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         if pictures:
             for path in _bracket_pictures(out, port):
                 console.print(f"[green]✓[/] 签表图 {path}")
+        ares = None
         if reg.awards is not None:
             ares = commands.awards(port)
             console.print(f"[green]✓[/] {ares.summary_zh}")
@@ -469,7 +475,7 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
             continue
         if not title.endswith("总排名"):
             continue
-        t = Table(title=f"{title} / final ranking")
+        t = Table(title=f"{title}（最终排名 / final ranking）")
         team = bool(rows) and "team" in rows[0]
         for col in (("名次", "队号", "队名", "名次来源") if team else ("名次", "序号", "姓名/组合", "名次来源")):
             t.add_column(col)
@@ -482,5 +488,8 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         if len(shown) < len(rows):
             t.add_row("…", "", f"（共 {len(rows)} 名，见“总排名”表）", "")
         console.print(t)
+    if ares is not None:
+        from bianpai.addin.core_demo_views import awards_table  # noqa: PLC0415
+        console.print(awards_table(f"{reg.title_zh} 奖励", ares.data["awards"]))
     console.print(f"[bold]已保存[/] {out.resolve()}")
     return res.data

@@ -5,6 +5,9 @@ the rows ``bianpai demo`` types into the layout's sheets, so the core's demo
 - :func:`pairs_demo_roster`: the pairs roster (报名 one row per pair, :data:`layouts.ROSTER_PAIRS`)
   of the field the Shenzhen 规程 names — 男子 8 pairs (the four ranked qualifiers of its appendix
   plus four association picks), 女子 4, 混合 4; invented names (选手01 …), contact details none.
+- :func:`bridge_teams_demo_roster`: the bridge team roster (报名 + 队员, ``team_layouts``) of 20
+  teams from the units of the 规程 (several units with two teams, so round 1 meets same-unit
+  teams first), each team of the 规程's fewest players, ages inside its age ranges.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-__all__ = ["UNITS", "demo_roster", "pairs_demo_roster"]
+__all__ = ["UNITS", "bridge_teams_demo_roster", "demo_roster", "pairs_demo_roster"]
 
 UNITS = ["深圳市掼蛋运动协会", "福田区掼蛋协会", "南山区棋牌协会", "罗湖区桥牌协会", "宝安区掼蛋俱乐部"]
 
@@ -61,3 +64,54 @@ def pairs_demo_roster(reg, seed: int, fields: dict[str, int] | None = None
         if keep[r[0]] is None or seen[r[0]] <= keep[r[0]]:
             rows.append(r)
     return (rows,)
+
+
+#: units (and how many teams each sends) of a bridge team event's demo field, by preset
+_TEAM_UNITS = {
+    "fujian-elder-bridge-teams": [("福州市", 2), ("厦门市", 2), ("泉州市", 2), ("漳州市", 2),
+                                  ("莆田市", 1), ("三明市", 1), ("南平市", 2), ("龙岩市", 1),
+                                  ("宁德市", 2), ("省直老体协", 5)],  # 总规程六（二）3（2）: +3 teams
+    "otog-bridge-teams": [("乌兰镇", 3), ("棋盘井镇", 4), ("阿尔巴斯苏木", 2), ("苏米图苏木", 2),
+                          ("旗直机关", 5), ("蒙西镇", 4)]}
+_ORDINAL = "一二三四五六七八九"
+
+
+def _age_band(reg, gender: str) -> tuple[int, int]:
+    """Ages (completed years) well inside the 规程's age range for ``gender`` (else 25–50)."""
+    el = getattr(reg, "eligibility", None)
+    for r in (el.age_ranges if el is not None else None) or []:
+        if r.gender in (None, {"男": "M", "女": "F"}[gender]):
+            lo = (r.min_age or 18) + 1
+            hi = (r.max_age or lo + 30) - 2
+            return lo, max(lo, hi)
+    return 25, 50
+
+
+def bridge_teams_demo_roster(reg, seed: int, fields: dict[str, int] | None = None
+                             ) -> tuple[list[list], list[list]]:
+    """The bridge team layout's demo: (报名 rows, 队员 rows) of ``fields[group id]`` teams (else
+    20) from the preset's units (else 单位1…), each of the 规程's fewest players (``team_sizes``,
+    else 4) named 队员001 …, a 领队 per team; every player and 领队 in 队员 with a gender and a
+    birth date inside the 规程's age ranges at its event date; team numbers left for the lot."""
+    rng = random.Random(seed)
+    g = next(g for g in reg.groups if g.stages)
+    n = (fields or {}).get(g.id) or 20
+    el = getattr(reg, "eligibility", None)
+    size = next((t.min_players for t in (el.team_sizes if el is not None else [])
+                 if t.applies(g.name_zh, g.name_zh) and t.min_players), None) or 4
+    units = _TEAM_UNITS.get(reg.id) or [(f"单位{i}", 1) for i in range(1, n + 1)]
+    slots = [(unit, i, count) for unit, count in units for i in range(count)][:n]
+    day = reg.event_date or dt.date.today()
+    roster, people, k = [], [], 0
+    for unit, i, count in slots:
+        name = f"{unit}{_ORDINAL[i]}队" if count > 1 else f"{unit}队"
+        players = [f"队员{k + j:03d}" for j in range(1, size + 1)]
+        k += size
+        captain = f"领队{len(roster) + 1:02d}"
+        roster.append([None, name, unit, *(players + [None] * 6)[:6], captain, None])
+        for person in (*players, captain):
+            gender = rng.choice(["男", "女"])
+            age = rng.randint(*_age_band(reg, gender))
+            people.append([name, person, gender, dt.date(day.year - age - 1, rng.randint(1, 12),
+                                                           rng.randint(1, 28)), None, None])
+    return roster, people
