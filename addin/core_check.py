@@ -206,11 +206,22 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
     errs = []
     r = ev.roster
     sheet = r.attrs.get("sheet", K.ROSTER.zh)
-    for g in ev.reg.groups:
+    for gi, g in enumerate(ev.reg.groups):
         rows = list(r.index[r["group_id"] == g.id])
-        if len(rows) < 2 or ev.groups[g.id].drawn:
+        if not rows or ev.groups[g.id].drawn:
             continue
         where = f"A{rows[0]}:A{rows[-1]}"
+        if g.min_entries and len(rows) < g.min_entries and g.stages:  # the 规程's field minimum
+            zh, en = roster_layout(ev.reg.roster_layout).entrant_word
+            why = f"（{g.min_entries_note}）" if g.min_entries_note else ""
+            errs.append(InputError(
+                f"{ev.gname(g)}：本规程的赛制至少需要 {g.min_entries} {zh}{why}，现报名 {len(rows)} "
+                f"{zh}；请在“规程”表修改赛制或 groups[{gi}].min_entries 后再编排",
+                f"{g.name_en or g.id}: this format needs at least {g.min_entries} {en}; "
+                f"{len(rows)} entered", sheet=sheet, cell=where))
+            continue
+        if len(rows) < 2:
+            continue
         for s, split in _stage_sizes(ev, g):
             setting = (f"groups[{ev.reg.groups.index(g)}].stages[{g.stages.index(s)}].format"
                        f"（{ev.sname(s)} › 赛制）")

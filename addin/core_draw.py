@@ -22,6 +22,7 @@ from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED, roster_layout
 from bianpai.workbooks.log_summaries import DrawFacts
 from bianpai.workbooks.sheet_sets import sheet_set
+from bianpai.workbooks.status_words import not_ready_words
 from bianpai.addin.core_check import _findings
 from bianpai.addin.core_numbers import _number_teams, _numbers_typed, seed_typed_groups
 from bianpai.addin.core_joiners import add_late_entries, runs_beside_next, write_late_entries
@@ -196,7 +197,8 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
             except NotReady as exc:
                 miss = ev.missing(g, s)
                 errs.append(_missing_reason(ev, g, s, miss) if miss else InputError(
-                    exc.zh, exc.en, sheet=ev.sheet(ev.lay.results)))
+                    *not_ready_words(ev_sheets.status_words, exc.reasons),
+                    sheet=ev.sheet(ev.lay.results)))
                 if not runs_beside_next(g, s):
                     break
                 continue

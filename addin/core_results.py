@@ -292,9 +292,12 @@ def core_awards(port: WorkbookPort):
             continue
         fs = core_final_standings(ev, g, provisional=style_of(ev.reg).awards_unfinished)
         if fs is None:
-            left = [ev.sname(s) for s in og.stages if not ev.finished(og, s)]
-            errs.append(InputError(f"{ev.gname(g)}尚未结束（{'、'.join(left)}未完成），不能分配奖励",
-                                   f"{g.name_en or g.id} is not over: no awards yet",
+            left = [s for s in og.stages if not ev.finished(og, s)]
+            words = style_of(ev.reg).status_words.unfinished
+            facts = dict(group=ev.gname(g), group_en=g.name_en or g.id,
+                         stages="、".join(ev.sname(s) for s in left),
+                         stages_en=", ".join(s.name_en or s.id for s in left))
+            errs.append(InputError(words[0].format(**facts), words[1].format(**facts),
                                    sheet=ev.sheet(K.SCHEDULE)))
             continue
         teams = ev.groups[og.id].teams

@@ -220,8 +220,10 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
         for i, s in enumerate(g.stages):
             if not ev.entered(g, s):
                 if i and ev.finished(g, g.stages[i - 1]):
-                    states.append(f"{ev.gname(g)}{ev.sname(g.stages[i - 1])}已结束")
-                    nexts.append("可以进入下一阶段")
+                    st, nx = _worded(words.stage_done, group=ev.gname(g),
+                                     stage=ev.sname(g.stages[i - 1]))
+                    states.append(st)
+                    nexts.append(nx)
                 break
             if ev.finished(g, s):
                 continue
@@ -245,8 +247,11 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
                 states.append(st)
                 nexts.append(nx)
             else:
-                states.append(f"{ev.gname(g)}{ev.sname(s)}本轮成绩已录完")
-                nexts.append("可以抽签编排下一轮")
+                rnd = ev.state(g, s, with_standings=False).rounds_drawn()
+                st, nx = _worded(words.round_done, group=ev.gname(g), stage=ev.sname(s),
+                                 round=rnd, next=rnd + 1)
+                states.append(st)
+                nexts.append(nx)
             break
     if states:
         if nexts[0] is None:  # missing_round: the next step depends on whether a round is in

@@ -37,6 +37,20 @@ def ko_round(label: str) -> int:
     return KO_ROUND[label.rstrip("1234")]
 
 
+def _undecided(recs: list[dict]) -> list[Reason]:
+    """Why the matches ``recs`` (bracket rows) hold the next step: those without a winner, and
+    among them the ones tied on IMPs (code ``tied``, their labels as ``cells``), which wait for
+    the 规程's extra boards (加赛, 九（二）); a workbook style may say how to type them."""
+    pending = [r["match"] for r in recs if pd.isna(r["winner"])]
+    tied = tuple(r["match"] for r in recs if pd.isna(r["winner"]) and not pd.isna(r["home_imps"]))
+    out = [Reason("undecided", f"淘汰赛以下场次尚无结果：{'、'.join(pending)}",
+                  f"knockout matches without a result: {', '.join(pending)}")]
+    if tied:
+        out.append(Reason("tied", f"其中 {'、'.join(tied)} IMP相同，须按规程加赛",
+                          f"{', '.join(tied)} tied on IMPs: play the extra boards", cells=tied))
+    return out
+
+
 class Knockout8(BaseModel):
     """淘汰赛 from earlier stage places (kind ``knockout``).
 
@@ -107,11 +121,9 @@ class Knockout8(BaseModel):
             raise RuleError("淘汰赛各轮均已编排", "every knockout round is drawn")
         ko = self.frame(state)
         if k:
-            pending = [r["match"] for r in ko.to_dict("records")
-                       if ko_round(r["match"]) == k and pd.isna(r["winner"])]
-            if pending:
-                raise NotReady([Reason("undecided", f"淘汰赛以下场次尚无结果：{'、'.join(pending)}",
-                                       f"knockout matches without a result: {', '.join(pending)}")])
+            recs = [r for r in ko.to_dict("records") if ko_round(r["match"]) == k]
+            if any(pd.isna(r["winner"]) for r in recs):
+                raise NotReady(_undecided(recs))
         out = []
         for r in ko.to_dict("records"):
             if ko_round(r["match"]) != k + 1 or pd.isna(r["home"]) or pd.isna(r["away"]):
@@ -133,15 +145,8 @@ class Knockout8(BaseModel):
         ko = self.frame(state)
         recs = [r for r in ko.to_dict("records")
                 if r["match"].rstrip("1234") == of and r["match"] != "3RD"]
-        pending = [r["match"] for r in recs if pd.isna(r["winner"])]
-        if pending:
-            tied = [r["match"] for r in recs if pd.isna(r["winner"]) and not pd.isna(r["home_imps"])]
-            hint = (f"；其中 {'、'.join(tied)} IMP相同，须按规程加赛" if tied else "",
-                    f"; {', '.join(tied)} tied on IMPs: play the extra boards" if tied else "")
-            raise NotReady([Reason("undecided",
-                                   f"淘汰赛以下场次尚无结果：{'、'.join(pending)}{hint[0]}",
-                                   f"knockout matches without a result: {', '.join(pending)}"
-                                   f"{hint[1]}")])
+        if any(pd.isna(r["winner"]) for r in recs):
+            raise NotReady(_undecided(recs))
         return [int(r["loser"]) for r in recs]
 
     def finished(self, state: StageState) -> bool:

@@ -24,7 +24,7 @@ from bianpai.workbooks.team_standings import stage_standings_view
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.layouts import C, SheetLayout
 from bianpai.workbooks.sheet_views import SheetView
-from bianpai.workbooks.status_words import CORE_WORDS, PAIRS_WORDS, StatusWords
+from bianpai.workbooks.status_words import BRIDGE_TEAMS_WORDS, CORE_WORDS, PAIRS_WORDS, StatusWords
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,8 @@ SHEET_SETS: dict[str, SheetSet] = {
                              rank_papers=False, crosstable=False,
                              bracket_sheet=BRACKET_SHEET, new_headers=False,
                              as_written=True, advance_ranking_seed=True,
-                             stage_standings=stage_standings_view),
+                             stage_standings=stage_standings_view,
+                             status_words=BRIDGE_TEAMS_WORDS),
 }
 
 

@@ -27,7 +27,13 @@ class StatusWords:
     ``missing``: a stage lacking results (``n`` matches); ``missing_round``: instead, the first
     round lacking results (``n`` tables), with the next step after a complete round and the one
     before any; ``group_when_several``: ``group`` is filled only when several groups are drawn;
-    ``partial_note``: ``note`` when ``k`` tables of that round are partly typed."""
+    ``partial_note``: ``note`` when ``k`` tables of that round are partly typed; ``round_done``:
+    a stage's last drawn round (``round``; ``next``: the one to draw) has every result;
+    ``stage_done``: a stage is over and the next waits for 进入下一阶段; ``tied``: how
+    to type the extra games of matches tied (``first``: the first one's label, ``labels``), said
+    instead of the format's own reason (code ``tied``) when a draw waits for them;
+    ``unfinished``: why ``awards`` refuses a group not over (``group``/``group_en``, ``stages``/
+    ``stages_en``: the stages not finished)."""
 
     errors: tuple[str, str] = ("有 {n} 处错误{where}", "请按“校验”表修改后再操作（点“检查名单”刷新）")
     roster_errors: tuple[str, str] | None = None
@@ -40,6 +46,11 @@ class StatusWords:
     missing_round: tuple[str, str, str] | None = None
     group_when_several: bool = False
     partial_note: str = ""
+    round_done: tuple[str, str] = ("{group}{stage}本轮成绩已录完", "可以抽签编排下一轮")
+    stage_done: tuple[str, str] = ("{group}{stage}已结束", "可以进入下一阶段")
+    tied: tuple[str, str] | None = None
+    unfinished: tuple[str, str] = ("{group}尚未结束（{stages}未完成），不能分配奖励",
+                                   "{group_en} is not over: no awards yet")
 
 
 #: the competition core's own sentences
@@ -58,3 +69,36 @@ PAIRS_WORDS = StatusWords(
                    "请录入成绩（“成绩”表每副一行，或“轮成绩”表每桌一行）"),
     group_when_several=True,
     partial_note="（其中 {k} 桌缺部分牌）")
+
+#: the bridge team workbook's sentences (the team commands' since the first release)
+BRIDGE_TEAMS_WORDS = StatusWords(
+    roster_errors=("名单有 {n} 处错误{where}", "请按“校验”表修改报名/队员表后再点“检查名单”"),
+    result_errors=("有 {n} 处错误{where}", "请按“校验”表修改后再操作（点“检查名单”刷新）"),
+    check_roster=True,
+    roster_warnings=("报名表已填 {n} 行，名单有 {k} 条警告",
+                     "核实后填写“接受名单警告的理由”再抽签编排（命令行：bianpai draw --accept-warnings \"理由\"）"),
+    undrawn_event=("报名表已填 {n} 行，尚未编排", "可以抽签编排"),
+    missing_round=("{stage}第{round}轮成绩未录完：缺 {n} 桌{note}", "录入成绩后点“抽签编排”编排下一轮",
+                   "录入成绩后点“抽签编排”编排下一轮"),
+    round_done=("{stage}第{round}轮成绩已录完", "可以抽签编排第{next}轮"),
+    stage_done=("{stage}已全部结束", "可以进入下一阶段"),
+    tied=("其中 {labels} IMP相同，须按规程加赛：在“成绩”表另起一行，场次填“{first}加赛”，录入加赛双方IMP",
+          "{labels_en} tied on IMPs: add a Results row with match '{first}加赛' and the extra "
+          "boards' IMPs"),
+    unfinished=("比赛尚未结束（{stages}未完成），不能分配奖励",
+                "the event is not over ({stages_en} unfinished): no awards yet"))
+
+
+def not_ready_words(words: StatusWords, reasons) -> tuple[str, str]:
+    """(Chinese, English) of why a round cannot be drawn yet (a format's ``NotReady``
+    reasons), a reason of code ``tied`` in the style's :attr:`StatusWords.tied` words."""
+    zh, en = [], []
+    for r in reasons:
+        if r.code == "tied" and words.tied is not None and r.cells:
+            facts = dict(labels="、".join(r.cells), labels_en=", ".join(r.cells), first=r.cells[0])
+            zh.append(words.tied[0].format(**facts))
+            en.append(words.tied[1].format(**facts))
+        else:
+            zh.append(r.zh)
+            en.append(r.en)
+    return "；".join(zh) or "尚不能编排下一轮", "; ".join(en) or "the next round cannot be drawn yet"
