@@ -383,7 +383,9 @@ def _read_typed(ev: CoreEvent) -> None:
         has_totals = any(v is not None for k, v in vals.items() if k not in prefilled)
         has_games = any(not pd.isna(v) for r in rows for k, v in r.items()
                         if k not in ("game", "_row"))
-        if has_totals and has_games:
+        # a scoring that reads both checks they agree (bridge IMPs typed and from the boards)
+        if has_totals and has_games and not getattr(
+                ev.reg.group(key[0]).stage(key[1]).scoring, "totals_with_games", False):
             ev.errors.append(InputError(
                 f"同一场比赛既在“{rsheet}”表录入了总成绩，又在“{gsheet}”表逐局录入（{where_g.get(key, '')}）："
                 f"只能二选一，请只保留一种",

@@ -105,6 +105,8 @@ class _BridgeImps(BaseModel, ScoringDefaults):
     #: registered in the core; its events' sheets are still written by the bridge team
     #: commands (addin.teams) until the core generates them (issue 8)
     runs_on_core: ClassVar[bool] = False
+    #: IMPs typed per match and the boards may both be typed: they must agree (:func:`typed_imps`)
+    totals_with_games: ClassVar[bool] = True
     _boards: int = PrivateAttr(16)
     _bye_vp: Decimal = PrivateAttr(Decimal("12"))
 
@@ -148,6 +150,33 @@ class _BridgeImps(BaseModel, ScoringDefaults):
         except InputError as exc:
             return [exc]
         return []
+
+    def typed_problems(self, matches: list[Match], typed: dict[tuple, TypedMatch]
+                       ) -> list[InputError]:
+        """Errors in what was typed, each at its cell, listed with the reading errors: a board
+        score that is not a multiple of 10 (its 逐副成绩 cell), IMPs typed for one team only (the
+        blank one's 成绩 cell)."""
+        out: list[InputError] = []
+        for m in matches:
+            t = typed.get(m.key)
+            if t is None or m.is_bye:
+                continue
+            for rec in t.game_records():
+                for k in ("open_ns", "closed_ns"):
+                    v = rec.get(k)
+                    if not is_blank(v) and isinstance(v, (int, float, Decimal)) and v % 10:
+                        err = InputError("桥牌得分应为10的倍数", "bridge scores are multiples of 10")
+                        err.row, err.column = rec.get("_row"), k  # type: ignore[attr-defined]
+                        out.append(err)
+                        break
+            got = {k: not is_blank(t.totals.get(k)) for k in ("home_imps", "away_imps")}
+            if any(got.values()) and not all(got.values()):
+                blank = next(k for k, v in got.items() if not v)
+                err = InputError("须同时填写主队IMP与客队IMP", "enter both the home and the away IMPs")
+                if t.cells.get(blank):
+                    err.sheet, _, err.cell = t.cells[blank].partition("!")
+                out.append(err)
+        return out
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
                  ) -> list[dict[str, Any]]:
