@@ -1,0 +1,68 @@
+"""Benchmark (on demand, not in the test suite): ``python bench/demos.py`` (issue 13).
+
+The whole simulated event of each competition-core preset, ``bianpai demo <preset>``, run as a
+whole process (``python -m bianpai.addin.cli demo …``) into a fresh folder, ``--repeat`` times
+(default 3); the operating system's accounting of each finished child (``os.wait4``) gives CPU
+(user + sys) seconds and peak resident memory. The table shows the best CPU (the least disturbed
+run on a shared machine), the median and the wall time of the best run. Goal (issue 13): ≤ 5 s CPU
+per preset.
+
+Options: ``--presets a,b`` (ids or short names gouji, otog, fujian, cbsa), ``--repeat N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PRESETS = {"gouji": "qingdao-gouji-2015", "otog": "otog-mind-games-2024",
+           "fujian": "fujian-elder-mind-games-2024", "cbsa": "cbsa-chinese-eightball-open-2022"}
+
+
+def run(cmd: list[str]) -> tuple[float, float, int, int]:
+    """(wall s, CPU user+sys s, peak RSS KiB, exit code) of ``cmd`` run to its end."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    return (time.perf_counter() - t0, ru.ru_utime + ru.ru_stime, ru.ru_maxrss,
+            os.waitstatus_to_exitcode(status))
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--presets", default="gouji,otog,fujian,cbsa")
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from buttons import compile_package  # noqa: PLC0415  (same .pyc footing as an install)
+    compile_package()
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title="bianpai demo <preset>: whole simulated event (issue 13 goal ≤ 5 s CPU)")
+    for col in ("preset", "best CPU s", "median CPU s", "wall s (best)", "peak MiB", "ok"):
+        table.add_column(col, justify="left" if col == "preset" else "right")
+    for short in a.presets.split(","):
+        preset = PRESETS.get(short, short)
+        runs = []
+        with tempfile.TemporaryDirectory() as d:
+            for i in range(a.repeat):
+                out = Path(d) / f"demo-{i}.xlsx"
+                runs.append(run([sys.executable, "-m", "bianpai.addin.cli", "demo", preset,
+                                 "-o", str(out)]))
+        best = min(runs, key=lambda r: r[1])
+        rc = max(r[3] for r in runs)
+        table.add_row(short + (f" (exit {rc})" if rc else ""), f"{best[1]:.2f}",
+                      f"{statistics.median(r[1] for r in runs):.2f}", f"{best[0]:.2f}",
+                      f"{max(r[2] for r in runs) / 1024:.0f}", "✓" if best[1] <= 5 else "✗")
+        print(f"{short}: {best[1]:.2f} s CPU", file=sys.stderr)
+    Console(width=120).print(table)
+
+
+if __name__ == "__main__":
+    main()
