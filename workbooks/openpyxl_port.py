@@ -39,8 +39,8 @@ from bianpai.workbooks.port import Grid, SheetFormat  # noqa: F401
 from bianpai.workbooks.file_lock import (TEMP_SUFFIX, FileLock, _write_target,  # noqa: F401
                                          remove_stale_temps)
 from bianpai.workbooks.lazy_book import LazyBook
-from bianpai.workbooks.sheet_writing import (FORMULA_START, _apply_format, _set,  # noqa: F401
-                                             _style_of)
+from bianpai.workbooks.sheet_writing import (FORMULA_START, _apply_format,  # noqa: F401
+                                             _cell_value, _set, _style_of)
 
 #: Zip parts openpyxl does not keep on a round trip (legacy VML buttons and vbaProject.bin are
 #: kept with ``keep_vba=True``).
@@ -129,13 +129,33 @@ class OpenpyxlPort:
         """Make the openpyxl cells of a sheet :meth:`write_sheet` wrote (deferred until the
         sheet is read, appended to, or saved: a chain of commands on one port — the demo —
         rewrites its generated sheets many times and keeps only the last)."""
-        values, fmt = self._deferred.pop(name)
+        values, fmt, appends = self._deferred.pop(name)
         ws = self.wb[name]
         for r, row in enumerate(values, start=1):
             for c, v in enumerate(row, start=1):
                 _set(ws.cell(row=r, column=c), v)
         if fmt:
             _apply_format(ws, values, fmt)
+        for rows, start_row in appends:  # appended after the write, in their order
+            self._append_cells(name, ws, rows, start_row)
+
+    def _deferred_values(self, name: str) -> Grid | None:
+        """The values of a sheet written and not yet made into cells, as they would read back
+        from its cells (:meth:`_parsed_values`), without making them; ``None`` when its format
+        merges cells (read from the made cells then)."""
+        values, fmt, appends = self._deferred[name]
+        if fmt is not None and any(rf.merge for rf in fmt.rows.values()):
+            return None
+        rows = [list(r) for r in values]
+        for grid, start_row in appends:
+            for r, row in enumerate(grid, start=start_row):
+                while len(rows) < r:
+                    rows.append([])
+                cur = rows[r - 1]
+                if len(cur) < len(row):
+                    cur.extend([None] * (len(row) - len(cur)))
+                cur[:len(row)] = row
+        return [[_as_saved(_cell_value(v)) for v in r] for r in rows]
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -171,6 +191,8 @@ class OpenpyxlPort:
         # a sheet this command has not touched: its values straight from the file (calamine),
         # leaving the openpyxl parse to a sheet the command writes into
         rows = self._book.fast_values(sheet) if self._book is not None else None
+        if rows is None and sheet in self._deferred:
+            rows = self._deferred_values(sheet)
         if rows is None:
             rows = self._parsed_values(sheet)
         while rows and all(v is None or v == "" for v in rows[-1]):
@@ -247,12 +269,17 @@ class OpenpyxlPort:
             self._changes.rewritten.append(sheet)
         self._changes.deleted.discard(sheet)
         self._changes.appended.pop(sheet, None)
-        self._deferred[sheet] = ([list(r) for r in values], fmt)
+        self._deferred[sheet] = ([list(r) for r in values], fmt, [])
         del ws
 
     def append_rows(self, sheet: str, rows: Grid, *, start_row: int) -> None:
         self._forget(sheet)
-        ws = self._sheet(sheet)
+        if sheet in self._deferred:  # written by this port, not made yet: made with it
+            self._deferred[sheet][2].append(([list(r) for r in rows], start_row))
+            return
+        self._append_cells(sheet, self._sheet(sheet), rows, start_row)
+
+    def _append_cells(self, sheet: str, ws, rows: Grid, start_row: int) -> None:
         cells = (None if sheet in self._changes.rewritten
                  else self._changes.appended.setdefault(sheet, {}))
         for r, row in enumerate(rows, start=start_row):

@@ -25,13 +25,17 @@ def _style_of(cell) -> tuple:
     return style if any(style) else ()
 
 
-def _set(cell, v: Any) -> None:
+def _cell_value(v: Any) -> Any:
+    """What :func:`_set` stores for ``v``: a Decimal as a float, any other non-number text."""
     if isinstance(v, Decimal):
-        v = float(v)
-    elif isinstance(v, bool) or v is None or isinstance(v, (int, float, dt.date, dt.datetime)):
-        pass
-    else:
-        v = str(v)
+        return float(v)
+    if isinstance(v, bool) or v is None or isinstance(v, (int, float, dt.date, dt.datetime)):
+        return v
+    return str(v)
+
+
+def _set(cell, v: Any) -> None:
+    v = _cell_value(v)
     cell.value = v
     if isinstance(v, str) and v.startswith(FORMULA_START):
         # never a formula: store as a string with Excel's quote prefix
