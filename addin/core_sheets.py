@@ -209,10 +209,11 @@ def write_brackets(ev: CoreEvent, new: list | None = None) -> None:
             pd.concat([kept.astype(object), added], ignore_index=True)
         ev.schedule = both.astype(object).where(both.notna(), None)
     try:
-        brackets = _bracket_rows(ev)
+        stages = list(bracket_stages(ev))  # each stage's bracket built once for both sheets
+        brackets = _bracket_rows(ev, stages)
         if brackets:
             c.write_generated(ev.port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))
-        width, grid = _bracket_grid(ev)
+        width, grid = _bracket_grid(ev, stages)
         if grid:
             c.write_generated(ev.port, K.bracket_grid_layout(width), grid, ev.lang,
                               break_on=(0, 1, 2))
@@ -222,11 +223,12 @@ def write_brackets(ev: CoreEvent, new: list | None = None) -> None:
         ev.schedule = kept
 
 
-def _bracket_rows(ev: CoreEvent) -> list[list]:
+def _bracket_rows(ev: CoreEvent, stages: list | None = None) -> list[list]:
     """Rows of 签表 for every entered stage whose format draws a bracket (``bracket_table``):
-    one row per slot, in round and bracket order, names for numbers, 轮空 / 待定 placeholders."""
+    one row per slot, in round and bracket order, names for numbers, 轮空 / 待定 placeholders.
+    ``stages``: :func:`bracket_stages` of ``ev`` when the caller has them."""
     out = []
-    for g, s, t in bracket_stages(ev):
+    for g, s, t in (bracket_stages(ev) if stages is None else stages):
             t = t.sort_values(["pool", "round", "y", "slot"], key=lambda c: c.astype(str)
                               if c.name == "pool" else c, kind="stable")
             for rec in t.to_dict("records"):
@@ -240,13 +242,13 @@ def _bracket_rows(ev: CoreEvent) -> list[list]:
     return out
 
 
-def _bracket_grid(ev: CoreEvent) -> tuple[int, list[list]]:
+def _bracket_grid(ev: CoreEvent, stages: list | None = None) -> tuple[int, list[list]]:
     """(rounds, rows) of 签表图: every single-elimination bracket (parts SE, 3rd and PO of
     ``bracket_table``) drawn in cells, a block of rows per stage and pool (see
     :func:`bianpai.workbooks.core_layouts.bracket_grid_layout`)."""
     blocks: list[list[list]] = []
     width = 0
-    for g, s, t in bracket_stages(ev):
+    for g, s, t in (bracket_stages(ev) if stages is None else stages):
             t = t[t["part"].isin(["SE", "3rd", "PO"])]
             if t.empty:
                 continue
