@@ -54,7 +54,10 @@ def _patch_cells(data: bytes, ws, cells: dict[tuple[int, int], bool], merger: St
         row.set("r", str(r))
         rows[r] = row
         last = r
+    by_row: dict[int, list[int]] = {}
     for (r, c) in sorted(cells):
+        by_row.setdefault(r, []).append(c)
+    for r, cols in by_row.items():  # each row's cells read once, whatever it gets patched
         row = rows.get(r)
         if row is None:
             row = etree.Element(_q("row"), r=str(r))
@@ -71,28 +74,30 @@ def _patch_cells(data: bytes, ws, cells: dict[tuple[int, int], bool], merger: St
             col = _col_index(ce.get("r")) if ce.get("r") else col + 1
             ce.set("r", f"{get_column_letter(col)}{r}")
             existing[col] = ce
-        cell = ws.cell(row=r, column=c)
-        sink = _Collector()
-        etree_write_cell(sink, ws, cell, cell.has_style)
-        new = sink.items[0]
-        new = etree.fromstring(etree.tostring(new))  # an lxml element whatever openpyxl used
-        _rename_ns(new)
-        old = existing.get(c)
-        if cells[(r, c)]:  # the cell's format did not change: keep the original index
-            new.attrib.pop("s", None)
-            if old is not None and old.get("s") is not None:
-                new.set("s", old.get("s"))
-        elif new.get("s") is not None:
-            new.set("s", str(merger.xf(int(new.get("s")))))
-        if old is not None:
-            old.addprevious(new)
-            row.remove(old)
-        else:
-            after = [n for n in existing if n > c]
-            if after:
-                existing[min(after)].addprevious(new)
+        for c in cols:
+            cell = ws.cell(row=r, column=c)
+            sink = _Collector()
+            etree_write_cell(sink, ws, cell, cell.has_style)
+            new = sink.items[0]
+            new = etree.fromstring(etree.tostring(new))  # an lxml element whatever openpyxl used
+            _rename_ns(new)
+            old = existing.get(c)
+            if cells[(r, c)]:  # the cell's format did not change: keep the original index
+                new.attrib.pop("s", None)
+                if old is not None and old.get("s") is not None:
+                    new.set("s", old.get("s"))
+            elif new.get("s") is not None:
+                new.set("s", str(merger.xf(int(new.get("s")))))
+            if old is not None:
+                old.addprevious(new)
+                row.remove(old)
             else:
-                row.append(new)
+                after = [n for n in existing if n > c]
+                if after:
+                    existing[min(after)].addprevious(new)
+                else:
+                    row.append(new)
+            existing[c] = new
     dim = root.find(_q("dimension"))
     if dim is not None and rows:
         from openpyxl.utils.cell import range_boundaries
