@@ -89,33 +89,42 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
                     f"“{name}”表缺少“{c.zh}”列（第1行应为表头）",
                     f"sheet {name!r} has no column {c.en!r} (row 1 must be the header)",
                     sheet=name, cell="1:1"))
-    records, index = [], []
+    # column by column: each column's letter and kind looked up once, a cell's address made
+    # only for a cell that is reported
+    plan = [(c, pos.get(c.key), []) for c in layout.columns]
+    at = list(pos.values())
+    index: list[int] = []
     bad_rows: set[int] = set()
     for r, row in enumerate(grid[1:], start=2):
-        cells = {k: (row[i] if i < len(row) else None) for k, i in pos.items()}
-        if all(_blank(v) for v in cells.values()):
+        n = len(row)
+        if all(i >= n or _blank(row[i]) for i in at):
             continue
-        rec: dict[str, Any] = {}
-        for c in layout.columns:
-            if c.key not in pos:
-                rec[c.key] = None
+        for c, i, data in plan:
+            if i is None:
+                data.append(None)
                 continue
-            addr = f"{get_column_letter(pos[c.key] + 1)}{r}"
+            v = row[i] if i < n else None
+            t = type(v)
             try:
-                rec[c.key] = coerce(cells[c.key], c.kind, choices=c.choices)
+                if t is str and c.kind == "text":  # the common cells, as coerce gives them
+                    v = v.strip() or None
+                elif not (t is int and c.kind == "int"):
+                    v = coerce(v, c.kind, choices=c.choices)
             except ValueError as exc:
                 zh, en = exc.args if len(exc.args) == 2 else (str(exc), str(exc))
-                errs.append(InputError(f"“{c.zh}”{zh}", f"{c.en}: {en}", sheet=name, cell=addr))
-                rec[c.key] = None
+                errs.append(InputError(f"“{c.zh}”{zh}", f"{c.en}: {en}", sheet=name,
+                                       cell=f"{get_column_letter(i + 1)}{r}"))
+                data.append(None)
                 bad_rows.add(r)
                 continue
-            if c.required and rec[c.key] is None:
+            data.append(v)
+            if c.required and v is None:
                 errs.append(InputError(f"“{c.zh}”不能为空", f"{c.en} must not be empty",
-                                       sheet=name, cell=addr))
+                                       sheet=name, cell=f"{get_column_letter(i + 1)}{r}"))
                 bad_rows.add(r)
-        records.append(rec)
         index.append(r)
-    df = pd.DataFrame(records, columns=cols, index=pd.Index(index, name="row"), dtype=object)
+    df = pd.DataFrame({c.key: data for c, _i, data in plan}, columns=cols,
+                      index=pd.Index(index, name="row"), dtype=object)
     df.attrs["sheet"] = name
     df.attrs["columns"] = {k: get_column_letter(i + 1) for k, i in pos.items()}
     # rows with a cell already reported: readers skip them instead of reasoning on the blanks
