@@ -7,7 +7,11 @@ whole process (``python -m bianpai.addin.cli demo …``) into a fresh folder, ``
 run on a shared machine), the median and the wall time of the best run. Goal (issue 13): ≤ 5 s CPU
 per preset.
 
-Options: ``--presets a,b`` (ids or short names gouji, otog, fujian, cbsa), ``--repeat N``.
+Options: ``--presets a,b`` (ids or short names gouji, otog, fujian, cbsa), ``--repeat N``,
+``--base DIR``: also run another checkout, alternating base, this, base, this … (``DIR`` holds a
+``bianpai/`` folder whose ``addin``, ``engines``, ``workbooks``, ``templates`` are that
+checkout's, put first on ``PYTHONPATH``); the table then shows both and the median ratio
+this / base, which stays meaningful when a shared machine's load inflates the seconds.
 """
 
 from __future__ import annotations
@@ -25,10 +29,10 @@ PRESETS = {"gouji": "qingdao-gouji-2015", "otog": "otog-mind-games-2024",
            "fujian": "fujian-elder-mind-games-2024", "cbsa": "cbsa-chinese-eightball-open-2022"}
 
 
-def run(cmd: list[str]) -> tuple[float, float, int, int]:
+def run(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, int]:
     """(wall s, CPU user+sys s, peak RSS KiB, exit code) of ``cmd`` run to its end."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, ru = os.wait4(p.pid, 0)
     return (time.perf_counter() - t0, ru.ru_utime + ru.ru_stime, ru.ru_maxrss,
             os.waitstatus_to_exitcode(status))
@@ -38,6 +42,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--presets", default="gouji,otog,fujian,cbsa")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--base", type=Path, default=None)
     a = ap.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from buttons import compile_package  # noqa: PLC0415  (same .pyc footing as an install)
@@ -45,22 +50,39 @@ def main(argv=None) -> None:
     from rich.console import Console
     from rich.table import Table
     table = Table(title="bianpai demo <preset>: whole simulated event (issue 13 goal ≤ 5 s CPU)")
-    for col in ("preset", "best CPU s", "median CPU s", "wall s (best)", "peak MiB", "ok"):
+    cols = ["preset", "best CPU s", "median CPU s", "wall s (best)", "peak MiB", "ok"]
+    if a.base:
+        cols[1:1] = ["base best CPU s", "base median CPU s"]
+        cols.insert(-1, "median ratio")
+    for col in cols:
         table.add_column(col, justify="left" if col == "preset" else "right")
+    base_env = None
+    if a.base:
+        base_env = dict(os.environ, PYTHONPATH=str(a.base))
+        subprocess.run([sys.executable, "-c", "import compileall, importlib; [compileall.compile_dir("
+                        "d, quiet=1) for p in ('addin', 'engines', 'workbooks', 'templates') for d in "
+                        "importlib.import_module('bianpai.' + p).__path__]"], env=base_env, check=True)
+    med = statistics.median
     for short in a.presets.split(","):
         preset = PRESETS.get(short, short)
-        runs = []
+        runs, base = [], []
         with tempfile.TemporaryDirectory() as d:
             for i in range(a.repeat):
-                out = Path(d) / f"demo-{i}.xlsx"
-                runs.append(run([sys.executable, "-m", "bianpai.addin.cli", "demo", preset,
-                                 "-o", str(out)]))
+                cmd = [sys.executable, "-m", "bianpai.addin.cli", "demo", preset, "-o"]
+                if base_env is not None:
+                    base.append(run(cmd + [str(Path(d) / f"base-{i}.xlsx")], base_env))
+                runs.append(run(cmd + [str(Path(d) / f"demo-{i}.xlsx")]))
         best = min(runs, key=lambda r: r[1])
-        rc = max(r[3] for r in runs)
-        table.add_row(short + (f" (exit {rc})" if rc else ""), f"{best[1]:.2f}",
-                      f"{statistics.median(r[1] for r in runs):.2f}", f"{best[0]:.2f}",
-                      f"{max(r[2] for r in runs) / 1024:.0f}", "✓" if best[1] <= 5 else "✗")
-        print(f"{short}: {best[1]:.2f} s CPU", file=sys.stderr)
+        rc = max(r[3] for r in runs + base)
+        row = [short + (f" (exit {rc})" if rc else ""), f"{best[1]:.2f}",
+               f"{med(r[1] for r in runs):.2f}", f"{best[0]:.2f}",
+               f"{max(r[2] for r in runs) / 1024:.0f}", "✓" if best[1] <= 5 else "✗"]
+        if base:
+            row[1:1] = [f"{min(r[1] for r in base):.2f}", f"{med(r[1] for r in base):.2f}"]
+            row.insert(-1, f"{med(n[1] / b[1] for n, b in zip(runs, base)):.2f}")
+        table.add_row(*row)
+        print(f"{short}: {best[1]:.2f} s CPU" + (f" (base {min(r[1] for r in base):.2f})"
+                                                  if base else ""), file=sys.stderr)
     Console(width=120).print(table)
 
 
