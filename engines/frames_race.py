@@ -115,20 +115,29 @@ class FramesRace(BaseModel, ScoringDefaults):
               adjustments: pd.DataFrame | None = None) -> MatchResult:
         """Score one match (see the class docstring). Raises ``InputError`` for a score the
         race does not allow and ``RuleError`` when no race is known."""
-        adj = _adjust_rows(adjustments)
+        races: list = []
+        typed: list[tuple] = []
+        if games is not None:
+            races = list(games["race"]) if "race" in games.columns else []
+            typed = [(getattr(r, "frames_0"), getattr(r, "frames_1"))
+                     for r in games.itertuples(index=False)] if len(games) else []
+        return self._score_rows(match, races, typed, _adjust_rows(adjustments))
+
+    def _score_rows(self, match: Match, races: list, typed: list[tuple],
+                    adj: list[tuple[int, str, object]]) -> MatchResult:
+        """:meth:`score` on plain values: the typed races (the last one counts), the frames
+        per row ``(side 0, side 1)``, the adjustments ``(side, kind, value)``."""
         race = None
-        if games is not None and "race" in games.columns:
-            vals = [v for v in games["race"] if not pd.isna(v)]
-            if vals:
-                race = _int(vals[-1], "局数（几局胜）", "race")
+        vals = [v for v in races if not pd.isna(v)]
+        if vals:
+            race = _int(vals[-1], "局数（几局胜）", "race")
         race = race or self.race_to
         if not race and not any(k == "forfeit" for _, k, _ in adj):
             raise RuleError("未设定几局胜", "the race (frames to win) is not set")
         frames = [0, 0]
-        if games is not None and len(games):
-            for r in games.itertuples(index=False):
-                frames[0] += _int(getattr(r, "frames_0"), "甲方局数", "side 0 frames")
-                frames[1] += _int(getattr(r, "frames_1"), "乙方局数", "side 1 frames")
+        for f0, f1 in typed:
+            frames[0] += _int(f0, "甲方局数", "side 0 frames")
+            frames[1] += _int(f1, "乙方局数", "side 1 frames")
         forfeits = {s for s, k, _ in adj if k == "forfeit"}
         for s, k, v in adj:
             if (k == "no_show" and not self.no_show_frame_typed) or \
@@ -248,8 +257,7 @@ class FramesRace(BaseModel, ScoringDefaults):
                 f"未知的判定“{typed.decision}”（应为：{'、'.join(self.DECISIONS)}）",
                 f"unknown decision {typed.decision!r}"), "decision")
         t = typed.totals
-        adj = [{"side": side, "kind": kind, "value": None}
-               for side, kind in self.DECISIONS.get(typed.decision or "", ())]
+        adj = [(side, kind, None) for side, kind in self.DECISIONS.get(typed.decision or "", ())]
         row = {}
         for k in ("frames_0", "frames_1"):
             v = t.get(k)
@@ -268,10 +276,12 @@ class FramesRace(BaseModel, ScoringDefaults):
                 raise self._error(typed, exc, "race") from None
         elif not self.race_to:
             row["race"] = max(row["frames_0"], row["frames_1"]) or 1
-        games = pd.DataFrame([row]) if not self._forfeit_decision(typed) or \
-            any(self._has(t.get(k)) for k in ("frames_0", "frames_1")) else None
+        # one row of frames (plain values: no one-row frame per match, issue 13)
+        played = not self._forfeit_decision(typed) or \
+            any(self._has(t.get(k)) for k in ("frames_0", "frames_1"))
         try:
-            res = self.score(match, games, pd.DataFrame(adj) if adj else None)
+            res = self._score_rows(match, [row["race"]] if played and "race" in row else [],
+                                   [(row["frames_0"], row["frames_1"])] if played else [], adj)
         except InputError as exc:
             raise self._error(typed, exc, "frames_0") from None
         clear = []
