@@ -94,6 +94,14 @@ class BoardGameScoring(BaseModel, ScoringDefaults):
               adjustments: pd.DataFrame | None = None) -> MatchResult:
         """Score one game; see the class docstring. Raises ``InputError`` for no or two rows
         or an unknown code."""
+        results = None
+        if games is not None and not match.is_bye:
+            results = [games.iloc[0]["result"]] if len(games) == 1 else [None] * len(games)
+        return self._score_one(match, results, adjustments)
+
+    def _score_one(self, match: Match, results: list | None,
+                   adjustments: pd.DataFrame | None = None) -> MatchResult:
+        """:meth:`score` on the typed result codes (plain values: no one-row frame per game)."""
         n = len(match.sides)
         fouls = _fouls(adjustments, n)
         if match.is_bye:
@@ -114,9 +122,9 @@ class BoardGameScoring(BaseModel, ScoringDefaults):
                 ("请假", "requested bye") if req else ("轮空", "bye")
             return MatchResult(match, pts, tuple("BYE" for _ in match.sides),
                                {"unplayed": kinds, "fouls": tuple(fouls)}, *note)
-        if games is None or len(games) != 1:
+        if results is None or len(results) != 1:
             raise InputError("每盘对局须且仅须填写一行成绩", "a game needs exactly one result row")
-        o0, o1 = parse_result(games.iloc[0]["result"])
+        o0, o1 = parse_result(results[0])
         kinds = tuple({"FW": "forfeit_win", "FL": "forfeit_loss"}.get(o, "") for o in (o0, o1))
         note = ("双方弃权", "double forfeit") if (o0, o1) == ("FL", "FL") else \
             ("弃权", "forfeit") if "FW" in (o0, o1) else ("", "")
@@ -179,8 +187,7 @@ class BoardGameScoring(BaseModel, ScoringDefaults):
             exc.row, exc.column = rows[1].get("_row"), "result"
             raise exc
         try:
-            return self.score(match, pd.DataFrame([{"result": rows[0]["result"]}]),
-                              self._adjustments(typed))
+            return self._score_one(match, [rows[0]["result"]], self._adjustments(typed))
         except InputError as exc:
             exc.row, exc.column = rows[0].get("_row"), "result"
             raise
@@ -191,7 +198,7 @@ class BoardGameScoring(BaseModel, ScoringDefaults):
 
     def forfeit(self, match: Match, side: int) -> MatchResult:
         """``side`` loses by forfeit (a withdrawn player's later game)."""
-        return self.score(match, pd.DataFrame([{"result": "-/+" if side == 0 else "+/-"}]))
+        return self._score_one(match, ["-/+" if side == 0 else "+/-"])
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
                  ) -> list[dict[str, Any]]:
