@@ -19,7 +19,7 @@ from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.port import WorkbookPort
-from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED, roster_layout
+from bianpai.workbooks.roster_layouts import roster_layout
 from bianpai.workbooks.log_summaries import DrawFacts
 from bianpai.workbooks.sheet_sets import sheet_set
 from bianpai.workbooks.status_words import not_ready_words
@@ -51,12 +51,12 @@ def _scored_or_refuse(ev: CoreEvent) -> None:
 
 
 def _draw_rows(ev: CoreEvent, seed_of: dict[str, int]) -> list[list]:
-    rows = []
+    rows, rl = [], roster_layout(ev.reg.roster_layout)
     for g in ev.reg.groups:
         gs = ev.groups[g.id]
         for n, t in sorted(gs.teams.items()):
             rows.append([ev.gname(g), n, t["name"], t["unit"], t["pool"], t["position"],
-                         t["roster_row"], TYPED_NUMBERS_SEED if _numbers_typed(ev, g)
+                         t["roster_row"], rl.typed_seed if _numbers_typed(ev, g)
                          else str(seed_of.get(g.id, gs.seed) or ""),
                          t.get("join_round")])
     return rows
@@ -165,7 +165,8 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
             ev.groups[g.id].teams[t["number"]] = t
         # every number typed: no lot, 抽签 records 报名表序号 (the ranking lots take the seed)
         ev.groups[g.id].seed = seed
-        seed_of[g.id] = TYPED_NUMBERS_SEED if _numbers_typed(ev, g) else seed
+        seed_of[g.id] = roster_layout(ev.reg.roster_layout).typed_seed \
+            if _numbers_typed(ev, g) else seed
     from bianpai.addin.core_late import admit_late_entries  # noqa: PLC0415
     new, notes = admit_late_entries(ev)  # roster rows added after the draw (迟到报名)
     late = bool(notes)
@@ -293,7 +294,8 @@ def _draw_facts(ev: CoreEvent, new, seed_of: dict[str, int], added: int, reliste
     return DrawFacts(
         groups=len(drawn), tables=len(_schedule_rows(ev, new)), rows_added=added,
         lots_drawn=_lots(seed_of),
-        kept_seeds=tuple(sorted({TYPED_NUMBERS_SEED if _numbers_typed(ev, g) else ev.groups[g.id].seed
+        kept_seeds=tuple(sorted({roster_layout(ev.reg.roster_layout).typed_seed
+                                 if _numbers_typed(ev, g) else ev.groups[g.id].seed
                                  for g in drawn if ev.groups[g.id].seed}, key=str)),
         edited=tuple((ev.gname(g), m.round, m.table) for g, _s, m in _edited(ev, relisted)),
         notes=tuple(notes), new_tables=len(new),
@@ -382,7 +384,7 @@ def write_record(port: WorkbookPort, layout, rows: list[list], lang: str, keys: 
 
 def _lots(seed_of: dict) -> bool:
     """Whether a lot was drawn (a group's numbers not all typed)."""
-    return any(v != TYPED_NUMBERS_SEED for v in seed_of.values())
+    return any(not isinstance(v, str) for v in seed_of.values())  # else 报名表序号 …
 
 
 def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool = False) -> int:

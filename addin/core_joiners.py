@@ -105,11 +105,17 @@ def late_rows(ev: CoreEvent, g: Group, s: Stage, rnd: int, seed: int) -> list[di
         if losers is None:
             raise RuleError(f"{ev.sname(src)}的赛制不能给出“{rule.losers_of}负者”（{ev.sname(s)}）",
                             f"{src.id}: its format cannot name the {rule.losers_of} losers")
-        teams = losers(ev.state(g, src), rule.losers_of) if ev.entered(g, src) else None
+        who = f"{ev.sname(s)}第{rnd}轮需要{ev.sname(src)}{rule.losers_of}" \
+              f"{'负队' if g.entrant == 'team' else '负者'}加入"
+        try:
+            teams = losers(ev.state(g, src), rule.losers_of) if ev.entered(g, src) else None
+        except NotReady as exc:  # drawn, not decided: say who waits for it
+            first, *rest = exc.reasons
+            raise NotReady([Reason(first.code, f"{who}，但{first.zh}", f"round {rnd} of {s.id} "
+                                   f"needs the {rule.losers_of} losers: {first.en}", first.cells),
+                            *rest]) from exc
         if teams is None:
-            raise NotReady([Reason("undecided",
-                                   f"{ev.sname(s)}第{rnd}轮需要{ev.sname(src)}{rule.losers_of}负者加入，"
-                                   f"该轮尚未编排",
+            raise NotReady([Reason("undecided", f"{who}，该轮尚未编排",
                                    f"round {rnd} of {s.id} needs the {rule.losers_of} losers of "
                                    f"{src.id}, not drawn yet")])
         co = rule.carry_over

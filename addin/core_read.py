@@ -20,7 +20,7 @@ from bianpai.addin.core_unused import unused_cells
 from bianpai.engines.penalty_check import penalty_amount
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
-from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED
+from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED, roster_layout
 from bianpai.addin.core_views import has_core_sheet, read_core_sheet
 from bianpai.workbooks.tables import cell_of
 from bianpai.workbooks.tables import records as _all_records
@@ -99,6 +99,7 @@ def _read_draw(ev: CoreEvent) -> None:
     d = read_core_sheet(ev.port, ev.reg, K.DRAW, errors=ev.errors)
     check_record(ev, K.DRAW, d, DRAW_KEYS)
     sheet = d.attrs.get("sheet", K.DRAW.zh)
+    typed_seed = roster_layout(ev.reg.roster_layout).typed_seed  # numbers typed, no lot
     for row, rec in records(d):
         g = ev.group_of(rec["group"])
         if g is None or rec["number"] is None:
@@ -113,7 +114,7 @@ def _read_draw(ev: CoreEvent) -> None:
         gs.teams[n] = dict(name=rec["name"], unit=rec["unit"], roster_row=rec["roster_row"],
                            pool=rec["pool"], position=rec["position"],
                            join_round=rec.get("join_round"))
-        if gs.seed is None and rec["seed"] not in (None, "", TYPED_NUMBERS_SEED):
+        if gs.seed is None and rec["seed"] not in (None, "", TYPED_NUMBERS_SEED, typed_seed):
             try:
                 gs.seed = int(str(rec["seed"]).strip())
             except ValueError:
