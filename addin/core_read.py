@@ -22,7 +22,7 @@ from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED, roster_layout
 from bianpai.addin.core_views import has_core_sheet, read_core_sheet
-from bianpai.workbooks.tables import cell_of
+from bianpai.workbooks.tables import SharedRows, cell_of
 from bianpai.workbooks.tables import records as _all_records
 
 from typing import TYPE_CHECKING
@@ -265,7 +265,7 @@ def _all_columns(ev: CoreEvent, layout, df: pd.DataFrame) -> None:
     have = df.attrs.get("columns", {})
     missing = [c for c in layout.columns if c.key not in have and not c.required]
     if missing:  # rows read without that column only cause follow-on errors (成绩!?9)
-        df.attrs["bad_rows"] = set(df.attrs.get("bad_rows", set())) | set(df.index)
+        df.attrs["bad_rows"] = SharedRows(set(df.attrs.get("bad_rows", set())) | set(df.index))
     for c in missing:
         ev.errors.append(InputError(
             f"“{df.attrs['sheet']}”表缺少“{c.zh}”列（第1行应为表头；表头被改名或删除）",

@@ -26,6 +26,7 @@ from bianpai.workbooks import layouts as L
 from bianpai.workbooks import team_layouts as T
 from bianpai.workbooks.demo_rosters import bridge_teams_demo_roster, pairs_demo_roster
 from bianpai.workbooks.layouts import SheetLayout
+from bianpai.workbooks.tables import SharedMap
 
 #: columns of the core's entrant roster (one row per entrant), as :data:`core_layouts.ROSTER`
 ENTRANT_COLUMNS = [c.key for c in K.ROSTER.columns]
@@ -55,7 +56,7 @@ def entrants_from_pairs(table: pd.DataFrame) -> pd.DataFrame:
             out[k] = None
     cols = dict(table.attrs.get("columns", {}))
     cols.setdefault("name", cols.get("name1", "C"))  # a pair's name is read from 选手1
-    out.attrs = {**table.attrs, "columns": cols}
+    out.attrs = {**table.attrs, "columns": SharedMap(cols)}
     return out.astype(object).where(pd.notna(out), None)
 
 

@@ -17,6 +17,7 @@ import pandas as pd
 
 from bianpai.engines.errors import InputError
 from bianpai.workbooks.layouts import SheetLayout
+from bianpai.workbooks.tables import SharedMap, SharedRows
 
 #: a computed column: the core row (dict by core column key) and the language → the value
 Computed = Callable[[dict, str], Any]
@@ -115,7 +116,7 @@ class SheetView:
                 cols[k] = letters[key]
         # object columns throughout: an int cell stays an int, an empty one None
         out = pd.DataFrame(data, index=df.index, columns=wanted, dtype=object)
-        out.attrs = {**df.attrs, "columns": cols, "view": True}
+        out.attrs = {**df.attrs, "columns": SharedMap(cols), "view": True}
         if bad:
-            out.attrs["bad_rows"] = bad
+            out.attrs["bad_rows"] = SharedRows(bad)
         return out

@@ -25,6 +25,23 @@ FULLWIDTH = re.compile(r"[０-９．％－＋]")
 DATE_TEXT = re.compile(r"^\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?\s*$")
 
 
+class SharedMap(dict):
+    """A frame's ``attrs`` value (column letters) that pandas shares between the frames it
+    derives instead of deep-copying it at every column read, slice and sort (``__finalize__``
+    deep-copies ``attrs``: most of a command's pandas overhead on a wide sheet). Read-only
+    by convention: a reader that changes it makes its own ``dict``."""
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class SharedRows(frozenset):
+    """A frame's ``attrs["bad_rows"]`` shared the same way (immutable)."""
+
+    def __deepcopy__(self, memo):
+        return self
+
+
 def find_sheet(port: WorkbookPort, layout: SheetLayout) -> str | None:
     """The sheet name the workbook uses for ``layout`` (Chinese or English), or None."""
     names = port.sheet_names()
@@ -126,13 +143,13 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
     df = pd.DataFrame({c.key: data for c, _i, data in plan}, columns=cols,
                       index=pd.Index(index, name="row"), dtype=object)
     df.attrs["sheet"] = name
-    df.attrs["columns"] = {k: get_column_letter(i + 1) for k, i in pos.items()}
+    df.attrs["columns"] = SharedMap({k: get_column_letter(i + 1) for k, i in pos.items()})
     # rows with a cell already reported: readers skip them instead of reasoning on the blanks
-    df.attrs["bad_rows"] = bad_rows
+    df.attrs["bad_rows"] = SharedRows(bad_rows)
     if any(c.required and c.key not in pos for c in layout.columns):
         # a required column is missing (named once above): its rows would only cause
         # follow-on errors without a column letter
-        df.attrs["bad_rows"] = bad_rows | set(index)
+        df.attrs["bad_rows"] = SharedRows(bad_rows | set(index))
     if memo is not None:
         memo[sig] = (df.copy(), errs[start:])
     if own and errs:
