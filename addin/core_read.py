@@ -85,6 +85,8 @@ def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> No
                                         sheet=sheet, cell=f"{row}:{row}"))
             continue
         for k, a, b in zip(keys, saved[i], vals):
+            if type(a) is type(b) and a == b:  # as same() finds them, without the text
+                continue
             if not same(a, b):
                 ev.errors.append(InputError(
                     f"“{sheet}”表的值被改动（原为“{norm(a)}”，现为“{norm(b)}”）：此表由命令生成，"
@@ -278,8 +280,12 @@ def _unused(ev: CoreEvent, key, rec: dict, keys: list[str], layout, df, row: int
     """Report values of this row that the match's scoring does not read (another group's
     column, half a pair); True when any was reported (the row is then not used)."""
     g = ev.reg.group(key[0])
-    sc = g.stage(key[1]).scoring
-    declared = sc.entry_game_columns() if game else sc.entry_match_columns()
+    # the scoring's declared columns, asked once per stage and sheet (not once per row)
+    memo = ev._results_cache.setdefault("declared_columns", {})
+    if (key[0], key[1], game) not in memo:
+        sc = g.stage(key[1]).scoring
+        memo[(key[0], key[1], game)] = sc.entry_game_columns() if game else sc.entry_match_columns()
+    declared = memo[(key[0], key[1], game)]
     errs = unused_cells(declared, layout.columns, {k: rec.get(k) for k in keys},
                         lambda k: cell_of(df, row, k), sheet, ev.gname(g))
     ev.errors.extend(errs)
