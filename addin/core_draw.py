@@ -182,9 +182,12 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
                 if ev.finished(g, prev):
                     notes.append(f"{ev.gname(g)}{ev.sname(prev)}已结束，请运行“进入下一阶段”（bianpai advance）")
                 break
-            st = ev.state(g, s)
+            # a finished stage is skipped before its pools are ranked (finished() never reads
+            # the standings: CoreEvent.finished asks it without them)
+            st = ev.state(g, s, with_standings=False)
             if s.format.finished(st):
                 continue
+            st.standings = {p: ev.pool_standings(g, s, p, st) for p in st.pools()}
             # a workbook style whose 对阵 lists the whole stage takes every round at once
             whole = getattr(s.format, "whole_schedule", None) if ev_sheets.schedule_whole else None
             if whole is not None and st.rounds_drawn() >= (s.format.total_rounds(st) or 0):
