@@ -2,8 +2,8 @@
 
 :func:`write_awards` allocates places, prizes, tax, trophies and certificates by the
 regulation's ``awards`` block (:func:`bianpai.engines.prizes.allocate`) from a final standings
-frame; :func:`final_standings` and :func:`typed_placings` give that frame for an event ranked by
-its own stages (排名) or typed by the organizer (名次录入).
+frame; :func:`typed_placings` gives that frame for groups whose places the organizer types
+(名次录入), checked by :func:`placings_findings`.
 """
 
 from __future__ import annotations
@@ -13,48 +13,18 @@ from decimal import Decimal
 import pandas as pd
 
 from bianpai.addin.command_infra import CommandResult, finish, write_generated
-from bianpai.addin.event import Event, entrant_name, entries_per_group
+from bianpai.addin.core_eligibility import entrant_name
 from bianpai.engines.errors import InputError, InputErrors
 from bianpai.templates.schema import Regulation
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
-from bianpai.workbooks.tables import cell_of, find_sheet, read_table, records
+from bianpai.workbooks.roster_layouts import roster_layout
+from bianpai.workbooks.tables import cell_of, read_table, records
 
 def _json(v):
     if isinstance(v, Decimal):
         return float(v) if v != v.to_integral_value() else int(v)
     return v
-
-
-def final_standings(port: WorkbookPort, ev: Event) -> pd.DataFrame:
-    """The final ranking the prize table reads: the generated 排名 when the regulation's stages
-    produced one, else the typed 名次录入 sheet. Columns: ``group`` (str, name_zh), ``place``
-    (int), ``entrant_id``, ``name``, ``unit``, ``person_id``. Raises ``InputErrors``."""
-    errs: list[InputError] = []
-    ranked = find_sheet(port, L.STANDINGS) is not None and len(port.read_values(
-        find_sheet(port, L.STANDINGS))) > 1
-    if ranked:
-        df = read_table(port, L.STANDINGS, errors=errs)
-        df = df[df["rank"].notna()]  # disqualified entrants have no place and no award
-        out = pd.DataFrame({"group": df["group"], "place": df["rank"],
-                            "entrant_id": [f"{g}#{e}" for g, e in zip(df["group"], df["entrant"])],
-                            "name": df["entrant_name"], "unit": df["unit"]})
-    elif find_sheet(port, L.PLACINGS) is not None:
-        out, df = typed_placings(port, ev, errs)
-    else:
-        raise InputErrors([InputError("还没有排名：请先“计算排名”，或在“名次录入”表填写名次",
-                                      "no ranking yet: run rank, or type places in Placings",
-                                      sheet=L.PLACINGS.zh)])
-    sheet = df.attrs.get("sheet", "")
-    names = []
-    for row, g in df["group"].items():
-        grp = ev.group_of(g, sheet=sheet, cell=cell_of(df, row, "group")) if g else None
-        names.append(grp.name_zh if grp else g)
-    out["group"] = names
-    errs += ev.errors
-    if errs:
-        raise InputErrors(errs)
-    return out.reset_index(drop=True)
 
 
 def typed_placings(port: WorkbookPort, ev, errs: list[InputError]
@@ -72,24 +42,41 @@ def typed_placings(port: WorkbookPort, ev, errs: list[InputError]
     return out, df
 
 
-def entrant_names(ev: Event) -> dict[str, set[str]]:
-    """Names a ranking may use per group name_zh: pair names (甲/乙), team names, and the
-    names of individual players."""
+def entrant_names(ev) -> dict[str, set[str]]:
+    """Names a ranking may use per group name_zh: pair names (甲/乙) and their players (the
+    roster layout's ``name_parts``), team names, and the names of individual players."""
     out: dict[str, set[str]] = {}
+    parts = roster_layout(ev.reg.roster_layout).name_parts
     for _, rec in records(ev.roster):
         if not rec.get("group_id"):
             continue
         g = ev.reg.group(rec["group_id"]).name_zh
         names = out.setdefault(g, set())
-        if ev.reg.roster_layout == "pairs":
-            names.add(entrant_name(rec))
-            names.update(n for n in (rec.get("name1"), rec.get("name2")) if n)
-        else:
-            names.update(n for n in (rec.get("team"), rec.get("name")) if n)
+        if parts:
+            names.add(entrant_name(rec, ev.reg))
+            names.update(rec.get(p) for p in parts if rec.get(p))
+        names.update(n for n in (rec.get("team"), rec.get("name")) if n)
     return out
 
 
-def placings_findings(df: pd.DataFrame, ev: Event) -> list[InputError]:
+def entries_per_group(ev) -> dict[str, int]:
+    """Number of entries (pairs, teams or individuals) per group name_zh, for places ladders:
+    the roster's rows, or its teams when its rows are people with a 队名 and a 角色."""
+    out: dict[str, int] = {}
+    r = ev.roster
+    for g in ev.reg.groups:
+        sub = r[r["group_id"] == g.id]
+        if "team" not in sub.columns or "role" not in sub.columns:
+            n = len(sub)
+        else:
+            players = sub[~sub["role"].fillna("").astype(str).str.match(r"^(领队|教练|领队兼教练)$")]
+            keys = [t if t else f"#{n}" for n, t in zip(players["name"], players["team"])]
+            n = len(set(keys))
+        out[g.name_zh] = n
+    return out
+
+
+def placings_findings(df: pd.DataFrame, ev) -> list[InputError]:
     """A typed 名次录入 must name each entrant once, entrants of the roster's group only, and
     rank no more entrants than the group has."""
     errs: list[InputError] = []

@@ -20,7 +20,7 @@ from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.tables import find_sheet
 
 FRONT = {"name": "cli"}
-#: The event title printed in page headers; set by :func:`load_event` users via set_title.
+#: The event title printed in page headers; set by the commands when they read the 规程.
 from bianpai.workbooks.print_setup import TITLE  # noqa: E402  (the event title, shared)
 
 

@@ -8,31 +8,24 @@ random seed, summary) and saves once. On bad input it raises ``InputErrors`` bef
 The same inputs give the same sheets whichever front pressed the button.
 
 This module only dispatches: a regulation whose stages are competition-core pieces runs
-:mod:`bianpai.addin.competition_commands`; a team regulation :mod:`bianpai.addin.teams`; the
-pairs round robin workbook (报名/成绩/轮成绩/罚分 sheets of :mod:`bianpai.workbooks.layouts`)
-:mod:`bianpai.addin.pairs_check`, :mod:`~bianpai.addin.pairs_draw` and
-:mod:`~bianpai.addin.pairs_rank`. The shared infrastructure lives in
-:mod:`bianpai.addin.command_infra` (result, sheet writing, 日志, save) and
-:mod:`bianpai.addin.awards_writer` (奖励, 领奖签收表, 证书); its names are re-exported here.
+:mod:`bianpai.addin.competition_commands` (a workbook style's own sheets are declared views of
+the core's, ``docs/pairs-port.md``); a team regulation :mod:`bianpai.addin.teams`;
+any other workbook the core's command, which names what it cannot read. The shared
+infrastructure lives in :mod:`bianpai.addin.command_infra` (result, sheet writing, 日志, save)
+and :mod:`bianpai.addin.awards_writer` (奖励, 领奖签收表, 证书); its names are re-exported here.
 """
 
 from __future__ import annotations
 
 from bianpai.addin.awards_writer import (_json, _money, entrant_names,  # noqa: F401
-                                         final_standings, placings_findings, typed_placings,
-                                         write_awards)
+                                         placings_findings, typed_placings, write_awards)
 from bianpai.addin.command_infra import (FRONT, SETTINGS_SNAPSHOT, TITLE,  # noqa: F401
                                          CommandResult, _finding_rows, _name, _position,
                                          finish, gate_roster, invalidate_awards, log, new_seed,
                                          settings_changes, write_generated)
-from bianpai.addin.event import entries_per_group, load_event
-from bianpai.addin.pairs_check import (eligibility_findings, roster_findings)  # noqa: F401
-from bianpai.addin.pairs_draw import edited_note, group_schedule  # noqa: F401
-from bianpai.addin.pairs_rank import crosstable_rows, standings_for  # noqa: F401
-from bianpai.addin.pairs_results import GroupResults, collect_results  # noqa: F401
-from bianpai.engines.errors import InputError, InputErrors, RuleError
+from bianpai.addin.core_eligibility import eligibility_findings  # noqa: F401
+from bianpai.engines.errors import RuleError
 from bianpai.templates.schema import Regulation
-from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
 
 #: the commands, and the shared names other modules (teams, the core commands, fronts) import
@@ -40,26 +33,24 @@ from bianpai.workbooks.port import WorkbookPort
 __all__ = ["build_workbook", "check", "draw", "rank", "awards", "advance", "withdraw",
            "FRONT", "TITLE", "SETTINGS_SNAPSHOT", "CommandResult", "write_generated", "log",
            "finish", "new_seed", "invalidate_awards", "settings_changes", "gate_roster",
-           "_finding_rows", "_name", "_position", "write_awards", "final_standings",
+           "_finding_rows", "_name", "_position", "write_awards",
            "typed_placings", "placings_findings", "entrant_names", "_json", "_money",
-           "eligibility_findings", "roster_findings", "group_schedule", "edited_note",
-           "collect_results", "GroupResults", "standings_for", "crosstable_rows"]
+           "eligibility_findings"]
 
 
 def build_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh") -> CommandResult:
     """Write the sheets of a new event workbook for ``reg``: 规程, 报名 and the typed entry
     sheets with headers, dropdowns and print setup, and 日志 (core events:
     :func:`bianpai.addin.competition_commands.build_core_workbook`; team events:
-    :func:`bianpai.addin.teams.build_team_workbook`; pairs round robin:
-    :func:`bianpai.addin.pairs_check.build_pairs_workbook`)."""
+    :func:`bianpai.addin.teams.build_team_workbook`)."""
     from bianpai.addin import competition, teams
     if competition.is_core_regulation(reg):
         from bianpai.addin.competition_commands import build_core_workbook
         return build_core_workbook(port, reg, lang=lang)
     if teams.is_team_regulation(reg):
         return teams.build_team_workbook(port, reg, lang=lang)
-    from bianpai.addin.pairs_check import build_pairs_workbook
-    return build_pairs_workbook(port, reg, lang=lang)
+    raise RuleError("本规程没有可运行的比赛阶段（请用预设新建赛事工作簿）",
+                    "this regulation has no stage the commands can run")
 
 
 def check(port: WorkbookPort) -> CommandResult:
@@ -74,16 +65,15 @@ def check(port: WorkbookPort) -> CommandResult:
         return core_check(port)
     if teams.is_team_workbook(port):
         return teams.team_check(port)
-    from bianpai.addin.pairs_check import pairs_check
-    return pairs_check(port)
+    from bianpai.addin.competition_commands import core_check  # names the 规程's problem
+    return core_check(port)
 
 
 def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
          accept_warnings: str | None = None) -> CommandResult:
     """抽签编排: numbers by seeded lot and the next round(s) (core events:
     :func:`~bianpai.addin.competition_commands.core_draw`; team events: the next round,
-    :func:`bianpai.addin.teams.team_draw`; pairs round robin: the whole schedule,
-    :func:`bianpai.addin.pairs_draw.pairs_draw`). ``seed``: the lot's random seed (a fresh one
+    :func:`bianpai.addin.teams.team_draw`). ``seed``: the lot's random seed (a fresh one
     when None), written to 日志. Refuses (``InputErrors``) while the roster has errors; roster
     warnings block until accepted with a reason (``accept_warnings``). ``redraw``: draw the
     numbers again (refused once a result is typed)."""
@@ -93,8 +83,8 @@ def draw(port: WorkbookPort, *, seed: int | None = None, redraw: bool = False,
         return core_draw(port, seed=seed, accept_warnings=accept_warnings, redraw=redraw)
     if teams.is_team_workbook(port):
         return teams.team_draw(port, seed=seed, accept_warnings=accept_warnings)
-    from bianpai.addin.pairs_draw import pairs_draw
-    return pairs_draw(port, seed=seed, redraw=redraw, accept_warnings=accept_warnings)
+    from bianpai.addin.competition_commands import core_draw  # names the 规程's problem
+    return core_draw(port, seed=seed, accept_warnings=accept_warnings, redraw=redraw)
 
 
 def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None = None
@@ -108,8 +98,8 @@ def rank(port: WorkbookPort, *, upto_round: int | None = None, seed: int | None 
         return core_rank(port, seed=seed, upto_round=upto_round)
     if teams.is_team_workbook(port):
         return teams.team_rank(port, seed=seed, upto_round=upto_round)
-    from bianpai.addin.pairs_rank import pairs_rank
-    return pairs_rank(port, upto_round=upto_round, seed=seed)
+    from bianpai.addin.competition_commands import core_rank  # names the 规程's problem
+    return core_rank(port, seed=seed, upto_round=upto_round)
 
 def awards(port: WorkbookPort) -> CommandResult:
     """Allocate places, prizes, tax, trophies and certificates by the regulation's ``awards``
@@ -123,15 +113,8 @@ def awards(port: WorkbookPort) -> CommandResult:
     if teams.is_team_workbook(port):
         from bianpai.addin.team_awards import team_awards
         return team_awards(port)
-    ev = load_event(port)
-    lang = ev.lang
-    if ev.reg.awards is None:
-        raise InputErrors([InputError("规程没有奖励设置", "the regulation has no awards block",
-                                      sheet=_name(L.SETTINGS, port, lang))])
-    standings = final_standings(port, ev)
-    entries = entries_per_group(ev)
-    entries = {g: (n or int((standings["group"] == g).sum())) for g, n in entries.items()}
-    return write_awards(port, ev.reg, standings, entries, lang)
+    from bianpai.addin.competition_commands import core_awards  # names the 规程's problem
+    return core_awards(port)
 
 def advance(port: WorkbookPort, *, seed: int | None = None) -> CommandResult:
     """进入下一阶段: the stages whose sources are finished get their entrants (core events:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bianpai.addin import commands as c
 from bianpai.addin.command_infra import too_many_entries
 from bianpai.addin.competition import CoreEvent, layouts_for, load_core_event
+from bianpai.addin.core_eligibility import eligibility_findings
 from bianpai.addin.core_members import duplicate_players, listed_players
 from bianpai.addin.team_eligibility import team_eligibility_findings
 from bianpai.engines.errors import InputError
@@ -105,7 +106,7 @@ def roster_problems(ev: CoreEvent) -> list[InputError]:
 
 
 class _PeopleView:
-    """What :func:`bianpai.addin.commands.eligibility_findings` reads, for a roster whose rows
+    """What :func:`bianpai.addin.core_eligibility.eligibility_findings` reads, for a roster whose rows
     are people (the people roster, or a pairs roster's rows of two persons)."""
 
     def __init__(self, ev: CoreEvent, table=None):
@@ -287,9 +288,9 @@ def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
         if over is not None:
             out.append(("warning", over))
     if ev.people is not None:
-        out += c.eligibility_findings(_PeopleView(ev))
+        out += eligibility_findings(_PeopleView(ev))
     elif roster_layout(ev.reg.roster_layout).person_rows:  # e.g. a pair's row: two persons
-        out += c.eligibility_findings(_PeopleView(ev, ev.roster))
+        out += eligibility_findings(_PeopleView(ev, ev.roster))
     else:
         listed = listed_players(ev.port)
         for g in ev.reg.groups:

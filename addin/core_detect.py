@@ -31,11 +31,12 @@ def _is_core_stage(stage: Stage) -> bool:
 
 def is_core_regulation(reg: Regulation) -> bool:
     """True when the regulation's stages run on the competition core (every stage's format and
-    scoring are registered core pieces)."""
+    scoring are registered core pieces; a regulation without stages — every group's places
+    typed in 名次录入 — too)."""
     stages = [s for g in reg.groups for s in g.stages]
     # a roster layout declares whether its events run the core's commands yet
     # (workbooks.roster_layouts.RosterLayout.runs_on_core)
-    return bool(stages) and roster_layout(reg.roster_layout).runs_on_core \
+    return roster_layout(reg.roster_layout).runs_on_core \
         and all(_is_core_stage(s) for s in stages)
 
 

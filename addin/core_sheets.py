@@ -368,8 +368,11 @@ def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
 
 
 def _source_group(ev: CoreEvent, g: Group) -> Group:
-    """The group whose entrants ``g`` ranks (itself unless derived)."""
-    return ev.reg.group(g.derived.from_group) if g.derived is not None else g
+    """The group whose entrants ``g`` ranks (itself unless derived from a group of the
+    regulation: a derived group whose source is not in it has its places typed)."""
+    known = {o.id for o in ev.reg.groups}
+    return ev.reg.group(g.derived.from_group) \
+        if g.derived is not None and g.derived.from_group in known else g
 
 
 def _derived_standings(ev: CoreEvent, g: Group) -> pd.DataFrame | None:

@@ -10,7 +10,6 @@ sheet's buttons are never touched.
 
 from __future__ import annotations
 
-import re
 
 from bianpai.engines.errors import BianpaiError, InputErrors
 from bianpai.workbooks import layouts as L
@@ -19,7 +18,6 @@ from bianpai.workbooks.tables import find_sheet
 from bianpai.workbooks.xlsm import OPS_SHEET, STATUS_ROW
 
 STATE_LABEL = "当前状态 / Status"
-_SHORT = re.compile(r"^第(\d+)轮 \d+-\d+ 缺 (\d+) 副")
 NEXT_LABEL = "下一步 / Next step"
 
 
@@ -46,72 +44,6 @@ def _finished(port: WorkbookPort, has_awards: bool, standings_layouts) -> tuple[
         return ("全部成绩已录入，排名已计算",
                 "可以奖励分配" if has_awards else "可以打印“排名”")
     return "全部成绩已录入", "可以计算排名"
-
-
-def _pairs_status(port: WorkbookPort) -> tuple[str, str]:
-    from bianpai.addin.pairs_check import (ceiling_findings, eligibility_findings,  # noqa: PLC0415
-                                           roster_findings)
-    from bianpai.addin.pairs_results import collect_results  # noqa: PLC0415
-    from bianpai.addin.event import load_event, read_draw  # noqa: PLC0415
-
-    ev = load_event(port)
-    if ev.roster.empty:
-        return "报名表为空", "请填写报名表，然后点“检查名单”"
-    errors = ev.errors + roster_findings(ev)
-    found = ceiling_findings(ev) + eligibility_findings(ev)
-    errors += [e for s, e in found if s == "error"]
-    if errors:
-        where = f"（首处：{errors[0].where}）" if errors[0].where else ""
-        return f"名单有 {len(errors)} 处错误{where}", "请修改报名表，再点“检查名单”（“校验”表列出每处问题）"
-    staged = [g for g in ev.reg.groups if g.stages]
-    if not staged:  # places typed by the organizer
-        if _rows(port, L.PLACINGS) == 0:
-            return f"已报名 {len(ev.roster)} 行，名次尚未录入", "请在“名次录入”表填写名次，然后点“奖励分配”"
-        if _rows(port, L.AWARDS) > 0:
-            return "名次已录入，奖励已分配", "可以打印“奖励”“领奖签收表”“证书”"
-        return "名次已录入", "可以奖励分配"
-    drawn = read_draw(port, ev)
-    if not drawn:
-        warnings = [e for s, e in found if s == "warning"]
-        if warnings:
-            return (f"已报名 {len(ev.roster)} 对，名单有 {len(warnings)} 条警告",
-                    "核实后抽签编排（命令行：bianpai draw --accept-warnings \"理由\"）")
-        return f"已报名 {len(ev.roster)} 对，尚未抽签", "可以抽签编排"
-    try:
-        groups = collect_results(port, ev)
-    except InputErrors as exc:
-        return (f"成绩有 {len(exc.errors)} 处错误{_first_error(exc)}",
-                "请修改成绩表后点“计算排名”（错误会逐格列出）")
-    several = len(groups) > 1
-    states, any_played = [], False
-    for gr in groups.values():
-        res = gr.results
-        if len(res) == 0:
-            continue
-        boards = gr.entries.group.stages[0].format.boards_per_round
-        short: dict[int, list[int]] = {}  # tables of a round lacking boards (others entered)
-        for m in gr.missing:
-            hit = _SHORT.match(m)
-            if hit:
-                short.setdefault(int(hit.group(1)), []).append(int(hit.group(2)))
-        for rnd in range(1, gr.rounds + 1):
-            sub = res[res["round"] == rnd]
-            missing = int((~sub["complete"]).sum()) // 2
-            if missing:
-                name = gr.entries.group.name_zh if several else ""
-                # a round is scored only when all its tables are in (matchpoints compare
-                # tables): name the tables still lacking boards, not the ones held back
-                lacking = short.get(rnd)
-                n = len(lacking) if lacking else missing
-                partial = sum(1 for k in lacking or [] if k < boards)
-                note = f"（其中 {partial} 桌缺部分牌）" if partial else ""
-                states.append(f"{name}第{rnd}轮成绩未录完：缺 {n} 桌{note}")
-                break
-            any_played = True
-    if states:
-        nxt = "录入成绩后点“计算排名”" if any_played else "请录入成绩（“成绩”表每副一行，或“轮成绩”表每桌一行）"
-        return "；".join(states), nxt
-    return _finished(port, ev.reg.awards is not None, (L.STANDINGS,))
 
 
 def _team_status(port: WorkbookPort) -> tuple[str, str]:
@@ -191,6 +123,12 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
         return "报名表为空", "请填写报名表，然后点“检查名单”"
     if ev.errors:
         return _core_errors(ev, words)
+    if not any(g.stages for g in ev.reg.groups):  # every group's places typed (名次录入)
+        if _rows(port, L.PLACINGS) == 0:
+            return f"已报名 {len(ev.roster)} 行，名次尚未录入", "请在“名次录入”表填写名次，然后点“奖励分配”"
+        if _rows(port, L.AWARDS) > 0:
+            return "名次已录入，奖励已分配", "可以打印“奖励”“领奖签收表”“证书”"
+        return "名次已录入", "可以奖励分配"
     staged = [g for g in ev.reg.groups if g.stages and (ev.roster["group_id"] == g.id).any()]
     drawn = [g for g in staged if ev.groups[g.id].drawn]
     if staged and not drawn:
@@ -322,7 +260,7 @@ def status(port: WorkbookPort) -> tuple[str, str]:
             return _core_status(port)
         if is_team_workbook(port):
             return _team_status(port)
-        return _pairs_status(port)
+        return _core_status(port)  # names what it cannot read
     except InputErrors as exc:
         return f"有 {len(exc.errors)} 处输入错误{_first_error(exc)}", "请按提示修改后再点“检查名单”"
     except BianpaiError as exc:

@@ -8,7 +8,9 @@ a blank entry row to the typed sheet and notifies the user.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
+import random
 from decimal import Decimal
 
 from openpyxl import Workbook, load_workbook
@@ -147,3 +149,11 @@ def server_client(project, extra_modules: dict | None = None):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def simulate_board(rng: random.Random, ns_strength: float, ew_strength: float) -> int:
+    """Levels won by NS on one guandan board (+1/+2/+3, negative when EW wins): the seeded
+    simulation the fronts' parity test types into 成绩."""
+    p_ns = 1 / (1 + math.exp(-(ns_strength - ew_strength)))
+    levels = rng.choices([1, 2, 3], weights=[45, 35, 20])[0]
+    return levels if rng.random() < p_ns else -levels

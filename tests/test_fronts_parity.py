@@ -32,12 +32,12 @@ from openpyxl import load_workbook
 from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
-from bianpai.addin.demo import demo_roster, simulate_board
+from bianpai.addin.demo import demo_roster
 from bianpai.addin.fronts import new_macro_workbook
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.journal import UNDO_SHEET
 from bianpai.workbooks.payload import apply_actions, payload_from_xlsx, remote_book
-from tests.fronts_helpers import server_client
+from tests.fronts_helpers import server_client, simulate_board
 
 SEED = 20231
 PRESET = "shenzhen-guandan-pairs-2023"

@@ -163,3 +163,16 @@ def test_large_snapshots_are_chunked(tmp_path):
     assert len(parts) > 2 and all(len(r[4]) <= journal.CHUNK for r in parts)
     assert journal.undo_last(OpenpyxlPort(path)) == "big2"
     assert sheet_rows(path, "大表") == [tuple(r) for r in big]
+
+
+def test_status_of_an_event_whose_places_are_typed(tmp_path):
+    """A regulation without stages (every group's places typed in 名次录入) runs on the core's
+    commands; the status says what to type (moved from the removed pairs pipeline's status)."""
+    from tests.test_awards_flow import cbsa_typed_places_event, person
+    import datetime as dt
+    wb = cbsa_typed_places_event(tmp_path / "c.xlsx")
+    fill(wb, "报名", [person("正赛", f"选手{i}", birth=dt.date(1995, 1, 1)) for i in range(1, 5)])
+    assert status(OpenpyxlPort(wb)) == ("已报名 4 行，名次尚未录入",
+                                        "请在“名次录入”表填写名次，然后点“奖励分配”")
+    fill(wb, "名次录入", [["正赛", i, f"选手{i}", None, None, None] for i in range(1, 5)])
+    assert status(OpenpyxlPort(wb)) == ("名次已录入", "可以奖励分配")
