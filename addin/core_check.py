@@ -11,6 +11,7 @@ from bianpai.addin.command_infra import too_many_entries
 from bianpai.addin.competition import CoreEvent, layouts_for, load_core_event
 from bianpai.addin.core_eligibility import eligibility_findings
 from bianpai.addin.core_members import duplicate_players, listed_players
+from bianpai.addin.core_numbers import numbers_problems
 from bianpai.addin.team_eligibility import team_eligibility_findings
 from bianpai.engines.errors import InputError
 from bianpai.templates.schema import Group, Regulation, Stage
@@ -97,11 +98,14 @@ def roster_problems(ev: CoreEvent) -> list[InputError]:
                                    f"team {rec['name']!r} repeated (see row {seen_name[k]})",
                                    sheet=sheet, cell=cell_of(r, row, "name")))
         seen_name[k] = row
+    all_or_none = roster_layout(ev.reg.roster_layout).numbers_all_or_none
     for g in ev.reg.groups:
         n = int((r["group_id"] == g.id).sum())
         if 0 < n < 2 and g.stages:
             errs.append(InputError(f"{ev.gname(g)}只有 {n} 队报名，无法比赛",
                                    f"{g.name_en or g.id} has only {n} entry", sheet=sheet))
+        if all_or_none and n and g.stages and not ev.groups[g.id].drawn:
+            errs += numbers_problems(ev, g)  # typed 序号 all or none, at the first typed one
     return errs
 
 

@@ -84,6 +84,17 @@ def _all_or_none(ev: CoreEvent, g: Group, r, typed: set[int]) -> None:
         f"for the lot", sheet=r.attrs.get("sheet"), cell=cell_of(r, rows[0], "number"))])
 
 
+def numbers_problems(ev: CoreEvent, g: Group) -> list[InputError]:
+    """What :func:`_all_or_none` refuses in the group's typed 序号 (for 检查名单), as a list."""
+    r = ev.roster[ev.roster["group_id"] == g.id]
+    typed = {int(rec["number"]) for _, rec in records(r) if rec["number"] is not None}
+    try:
+        _all_or_none(ev, g, r, typed)
+    except InputErrors as exc:
+        return list(exc.errors)
+    return []
+
+
 def _numbers_typed(ev: CoreEvent, g: Group) -> bool:
     """Every number of the group typed in 报名 where the roster layout takes them all or none
     (recorded with the seed :data:`~bianpai.workbooks.roster_layouts.TYPED_NUMBERS_SEED`)."""

@@ -202,6 +202,21 @@ def test_typed_numbers_all_or_none(on_core, tmp_path):
     assert run("rank", wb, "--seed", 2).exit_code == 0  # ranking lots by the rank's seed
 
 
+def test_check_names_a_mix_of_typed_and_blank_numbers(on_core, tmp_path):
+    """九: ``check`` reports a mix of typed and blank 序号 as an error in 校验, at the first typed
+    cell (before the draw refuses it there)."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    book = openpyxl.load_workbook(wb)
+    book["报名"]["B4"].value = 3
+    book["报名"]["B5"].value = 1
+    book.save(wb)
+    res = run("check", wb)
+    assert res.exit_code == 1
+    errors = [r for r in sheet_rows(wb, "校验")[1:] if r[0] == "错误"]
+    assert [r[1] for r in errors] == ["报名!B4"] and "全部填写" in errors[0][2]
+
+
 def test_redraw_while_nothing_is_typed(drawn):
     """``draw --redraw``: new numbers and schedule, the earlier blank rows replaced, logged;
     refused once a result is typed."""
