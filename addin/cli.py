@@ -181,7 +181,8 @@ def draw(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
     def go():
         res = _command("draw", workbook, out, seed=seed, redraw=redraw,
                        accept_warnings=accept_warnings)
-        seed_text = f"（随机种子 {res.seed}）" if res.seed is not None else "（未重新抽签，沿用原种子）"
+        seed_text = f"（随机种子 {res.seed}）" if res.seed is not None else \
+            ("" if "未重新抽签" in res.summary_zh else "（未重新抽签，沿用原种子）")
         console.print(f"[green]✓[/] {escape(res.summary_zh)}{seed_text}")
         console.print(f"  [dim]{escape(res.summary_en)}[/]")
         _print_status(res)

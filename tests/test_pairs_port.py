@@ -297,3 +297,23 @@ def test_core_names_a_hand_swap_retyped_in_the_entry_rows(tmp_path, on_core):
     r1 = [(r[3], r[5]) for r in _sheet(wb, "对阵")[1:] if r[1] == 1]
     assert r1 == [(1, 5), (2, 6), (3, 4)]
     assert len(_sheet(wb, "成绩")) == n_before
+
+
+def test_core_logs_the_lots_seed_on_every_draw_that_draws_numbers(tmp_path):
+    """九 抽签: every draw that draws numbers by lot logs its seed in 日志 (the first group's, a
+    group typed later, a redraw); a press that draws none logs no seed and says the numbers were
+    kept, naming every earlier seed."""
+    from tests.helpers import four_pairs, pair_row
+    from tests.test_cli_flow import run
+    wb = tmp_path / "e.xlsx"
+    _new(wb, [])
+    four_pairs(wb)
+    assert run("draw", wb, "--seed", 5).exit_code == 0
+    _fill(wb, "报名", [pair_row("女子双人赛", f"女甲{i}", f"女乙{i}", "女", "女") for i in range(1, 4)],
+          start_row=6)
+    assert run("draw", wb, "--seed", 7).exit_code == 0
+    res = run("draw", wb)
+    assert res.exit_code == 0 and "（未重新抽签，沿用原种子）" not in res.output
+    log = [r for r in _sheet(wb, "日志") if r[1] == "draw"]
+    assert [r[3] for r in log] == ["5", "7", None]
+    assert "序号沿用原抽签（随机种子 5, 7），未重新抽签" in log[-1][4]
