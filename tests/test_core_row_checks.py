@@ -217,6 +217,27 @@ def test_check_names_a_mix_of_typed_and_blank_numbers(on_core, tmp_path):
     assert [r[1] for r in errors] == ["报名!B4"] and "全部填写" in errors[0][2]
 
 
+@pytest.mark.parametrize("kind,minutes,pct,cell,needle", [
+    ("超时", -5, None, "罚分!E2", "负数"), ("迟到", None, None, "罚分!E2", "须填写分钟数"),
+    ("直接", None, -10, "罚分!F2", "负数"), ("超时", 3, 50, "罚分!F2", "分钟数计算"),
+    ("直接", 5, None, "罚分!E2", "不填分钟")])
+def test_a_penalty_error_names_the_column_its_kind_reads(drawn, kind, minutes, pct, cell, needle):
+    """十一（三）（四）: a 罚分 row's problem is named at the column its kind reads — 分钟 (E) for
+    超时/迟到, 罚分(%顶分) (F) for 直接 — or at the column typed against its kind."""
+    g, rnd, _table, ns, _ew = first(drawn)
+    fill(drawn, "罚分", [[g, rnd, ns, kind, minutes, pct, None]])
+    out = refused(drawn, cell, needle)
+    assert out.count("罚分!") == 1
+
+
+def test_an_unknown_penalty_kind_is_named_once(drawn):
+    """A 类别 not in the list is named at its cell only (not read as 直接 with minutes)."""
+    g, rnd, _table, ns, _ew = first(drawn)
+    fill(drawn, "罚分", [[g, rnd, ns, "乱写", 5, None, None]])
+    out = refused(drawn, "罚分!D2", "类别")
+    assert out.count("罚分!") == 1
+
+
 def test_redraw_while_nothing_is_typed(drawn):
     """``draw --redraw``: new numbers and schedule, the earlier blank rows replaced, logged;
     refused once a result is typed."""

@@ -107,6 +107,9 @@ def pairs_views(reg: Regulation) -> dict[str, SheetView]:
                            "minutes")
         return rec.get("pct_of_top") if rec.get("pct_of_top") is not None else 0
 
+    def read_from(rec: dict) -> str:  # where a 罚分 row's value is typed (its problem named)
+        return "minutes" if (rec.get("kind") or "直接") in ("超时", "迟到") else "pct_of_top"
+
     return {
         "standings": SheetView(standings_layout(reg), {"entrant": "number", "entrant_name": "name",
                                                        "played": lambda d, _l: d.get("rounds")}),
@@ -127,7 +130,7 @@ def pairs_views(reg: Regulation) -> dict[str, SheetView]:
         "results": SheetView(L.ROUND_SCORES, {"ns": "side0", "ew": "side1",
                                               "status": "decision"}, blank_rows=False),
         K.PENALTIES.key: SheetView(L.PENALTIES, {"entrant": "team", "kind": "reason"},
-                                   inverse={"points": ("pct_of_top", points)}),
+                                   inverse={"points": ("pct_of_top", points, read_from)}),
         K.SCHEDULE.key: SheetView(L.SCHEDULE, {"ns": "side0", "ns_name": "side0_name",
                                                "ew": "side1", "ew_name": "side1_name",
                                                "boards": boards}),

@@ -38,8 +38,10 @@ class SheetView:
     #: view's layout as a dict by view key): a core column the view shows computed (a board
     #: numbered across the event → 局). The function may refuse a row by raising
     #: ``InputError`` whose ``column`` is the view key of the offending cell (a 罚分 typed in
-    #: the column its kind does not read)
-    inverse: dict[str, tuple[str, Callable[[dict], Any]]] = field(default_factory=dict)
+    #: the column its kind does not read). An optional third element gives, per row, the view
+    #: column the value was read from (a 罚分 of 超时 from its 分钟), where a later problem with
+    #: the value is named (``attrs["row_columns"]``, read by :func:`~bianpai.workbooks.tables.cell_of`)
+    inverse: dict[str, tuple] = field(default_factory=dict)
     #: view keys naming the match's two sides on every row (南北序号, 东西序号): a row whose
     #: sides are not the drawn match's at its table belongs to an earlier pairing (a hand edit
     #: of 对阵 moved the pairs): left aside when blank, an error when typed
@@ -83,6 +85,7 @@ class SheetView:
         back = {src: key for key, src in self.source.items() if isinstance(src, str)}
         cols, data = {}, {}
         bad: set = set(df.attrs.get("bad_rows", set()))
+        row_cols: dict[tuple, str] = {}
         recs = df.to_dict("records") if self.inverse else []
         wanted = [c.key for c in core.columns]
         # the sides a view shows on every row come back as side0/side1 even where the core's
@@ -95,9 +98,14 @@ class SheetView:
             in_view = any(v.key == key for v in self.layout.columns) and not callable(
                 self.source.get(key))
             if k in self.inverse:
-                col, fn = self.inverse[k]
+                col, fn, *read_from = self.inverse[k]
                 data[k] = []
                 for row, r in zip(df.index, recs):
+                    if row in bad:  # a cell of the row already refused (a 类别 not in the list)
+                        data[k].append(None)
+                        continue
+                    if read_from and read_from[0](r) in letters:
+                        row_cols[(row, k)] = letters[read_from[0](r)]
                     try:
                         data[k].append(fn(r))
                     except InputError as exc:
@@ -117,6 +125,8 @@ class SheetView:
         # object columns throughout: an int cell stays an int, an empty one None
         out = pd.DataFrame(data, index=df.index, columns=wanted, dtype=object)
         out.attrs = {**df.attrs, "columns": SharedMap(cols), "view": True}
+        if row_cols:
+            out.attrs["row_columns"] = SharedMap(row_cols)
         if bad:
             out.attrs["bad_rows"] = SharedRows(bad)
         return out

@@ -173,8 +173,10 @@ def records(df: pd.DataFrame):
 
 
 def cell_of(df: pd.DataFrame, row: int, key: str) -> str:
-    """A1 address of column ``key`` in Excel row ``row`` of a frame from :func:`read_table`."""
-    return f"{df.attrs.get('columns', {}).get(key, '?')}{row}"
+    """A1 address of column ``key`` in Excel row ``row`` of a frame from :func:`read_table` (a
+    view's row whose value was read from another column: that one, ``attrs["row_columns"]``)."""
+    letter = df.attrs.get("row_columns", {}).get((row, key))
+    return f"{letter or df.attrs.get('columns', {}).get(key, '?')}{row}"
 
 
 def coerce(v: Any, kind: str, *, choices: list[str] | None = None):
