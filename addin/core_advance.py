@@ -24,6 +24,19 @@ from bianpai.addin.core_joiners import (carried, is_late_rule, runs_beside_next,
 
 # ------------------------------------------------------------------------------ advance
 
+def _progress(ev: CoreEvent, g: Group, src: Stage) -> str:
+    """How far an unfinished stage is: its rounds not drawn yet, else its results missing."""
+    st = ev.state(g, src, with_standings=False)
+    try:
+        total = src.format.total_rounds(st)
+    except Exception:  # noqa: BLE001 - a format that cannot tell yet
+        total = None
+    if total and st.rounds_drawn() < total:
+        return f"{ev.sname(src)}共{total}轮，目前只编排了{st.rounds_drawn()}轮"
+    miss = ev.missing(g, src)
+    return f"{ev.sname(src)}尚有 {len(miss)} 场未录入成绩" if miss else ""
+
+
 def _qualifiers(ev: CoreEvent, g: Group, s: Stage, seed: int) -> tuple[list[dict], list[str]]:
     """Entrants of ``s`` from its rules: ``(rows, waiting)``; ``waiting`` names source stages
     not finished yet. Rules fill the stage in order (the first rule's entrants take the first
@@ -197,7 +210,9 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
                         ev.ranking_seeds.setdefault((g.id, src.id), seed)
             rows, wait = _qualifiers(ev, g, s, seed)
             if wait:
-                waiting.append(f"{ev.gname(g)}{ev.sname(s)}（等待{'、'.join(wait)}结束）")
+                why = [p for src in g.stages if ev.sname(src) in wait if (p := _progress(ev, g, src))]
+                waiting.append(f"{ev.gname(g)}{ev.sname(s)}（等待{'、'.join(wait)}结束"
+                               + "".join(f"：{p}" for p in why) + "）")
                 break
             ranked += [ev.sname(src) for src in froms]
             sources += [(g, src) for src in froms if (g, src) not in sources]

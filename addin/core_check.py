@@ -12,7 +12,7 @@ from bianpai.addin.competition import CoreEvent, layouts_for, load_core_event
 from bianpai.addin.core_eligibility import eligibility_findings
 from bianpai.addin.core_members import duplicate_players, listed_players
 from bianpai.addin.core_numbers import numbers_problems
-from bianpai.addin.team_eligibility import team_eligibility_findings
+from bianpai.addin.core_team_eligibility import team_eligibility_findings
 from bianpai.engines.errors import InputError
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
@@ -219,9 +219,12 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
         if g.min_entries and len(rows) < g.min_entries and g.stages:  # the 规程's field minimum
             zh, en = roster_layout(ev.reg.roster_layout).entrant_word
             why = f"（{g.min_entries_note}）" if g.min_entries_note else ""
+            from bianpai.addin.command_infra import _setting_names  # noqa: PLC0415
+            path = f"groups[{gi}].min_entries"  # the 规程 row as the organizer sees it
+            row = _setting_names(ev.port).get(path, path)
             errs.append(InputError(
                 f"{ev.gname(g)}：本规程的赛制至少需要 {g.min_entries} {zh}{why}，现报名 {len(rows)} "
-                f"{zh}；请在“规程”表修改赛制或 groups[{gi}].min_entries 后再编排",
+                f"{zh}；请在“规程”表修改赛制或{row}后再编排",
                 f"{g.name_en or g.id}: this format needs at least {g.min_entries} {en}; "
                 f"{len(rows)} entered", sheet=sheet, cell=where))
             continue

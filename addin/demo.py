@@ -16,19 +16,14 @@ from bianpai.workbooks.demo_rosters import UNITS, demo_roster  # noqa: F401  (th
 
 
 def run_demo(preset: str, out: Path, *, seed: int = 2023, console: Console | None = None) -> dict:
-    """Run the demo; returns the standings data of :func:`bianpai.addin.commands.rank`.
-
-    A team preset (bridge teams) runs :func:`bianpai.addin.team_demo.run_team_demo` instead."""
+    """Run the demo; returns the standings data of :func:`bianpai.addin.commands.rank`. A core
+    preset runs :func:`bianpai.addin.core_demo.run_core_demo` instead."""
     console = console or Console()
     reg = load_preset(preset)
     from bianpai.addin.competition import is_core_regulation
     if is_core_regulation(reg):
         from bianpai.addin.core_demo import run_core_demo
         return run_core_demo(preset, out, seed=seed, console=console)
-    from bianpai.addin.teams import is_team_regulation
-    if is_team_regulation(reg):
-        from bianpai.addin.team_demo import run_team_demo
-        return run_team_demo(preset, out, seed=seed, console=console)
     from bianpai.engines.errors import RuleError
     raise RuleError(f"预设 {preset} 没有可演示的比赛阶段", f"preset {preset} has no stage to demo")
 

@@ -10,8 +10,8 @@ call. It wraps the front's port in a :class:`~bianpai.workbooks.journal.JournalP
 * live books keep an undo entry in the hidden ``_bianpai_undo`` sheet, written in the same
   single write pass; :func:`run_command` ``("undo")`` replays it.
 
-The command functions themselves are the ones in :mod:`bianpai.addin.commands` and
-:mod:`bianpai.addin.teams`, looked up lazily by name (:data:`COMMANDS`).
+The command functions themselves are the ones in :mod:`bianpai.addin.commands`, looked up
+lazily by name (:data:`COMMANDS`).
 """
 
 from __future__ import annotations
@@ -152,9 +152,8 @@ def run_command(port: WorkbookPort, name: str, *, snapshots: bool | None = None,
     jp = JournalPort(port, command=name, snapshots=snapshots, before_save=[refresh])
     if name == "advance":
         from bianpai.addin.competition import is_core_workbook  # noqa: PLC0415
-        from bianpai.addin.teams import is_team_workbook  # noqa: PLC0415
 
-        if not (is_team_workbook(jp) or is_core_workbook(jp)):
+        if not is_core_workbook(jp):
             raise BianpaiError("本赛事只有一个阶段，没有“下一阶段”",
                                "this event has a single stage; there is no next stage")
     with _front(front_name(port)):
@@ -206,7 +205,6 @@ def new_macro_workbook(reg, out, *, lang: str = "zh") -> Any:
     from bianpai.addin import commands  # noqa: PLC0415
     from bianpai.addin.status import write_status  # noqa: PLC0415
     from bianpai.addin.competition import is_core_regulation  # noqa: PLC0415
-    from bianpai.addin.teams import is_team_regulation  # noqa: PLC0415
     from bianpai.workbooks import backups  # noqa: PLC0415
     from bianpai.workbooks.openpyxl_port import OpenpyxlPort  # noqa: PLC0415
     from bianpai.workbooks.xlsm import build_xlsm, buttons_of  # noqa: PLC0415
@@ -221,7 +219,7 @@ def new_macro_workbook(reg, out, *, lang: str = "zh") -> Any:
         port.write_sheet(OPS_SHEET, [], None, position=0)  # merged into the shell's 操作
         jp = JournalPort(port, command="new", snapshots=False, before_save=[write_status])
         result = commands.build_workbook(jp, reg, lang=lang)
-        built = build_xlsm(sheets, Path(tmp) / "event.xlsm", buttons_of(reg, team=is_team_regulation(reg), core=is_core_regulation(reg)))
+        built = build_xlsm(sheets, Path(tmp) / "event.xlsm", buttons_of(reg, core=is_core_regulation(reg)))
         out.parent.mkdir(parents=True, exist_ok=True)
         if out.exists():
             backups.push(out, "new")

@@ -10,7 +10,6 @@ sheet's buttons are never touched.
 
 from __future__ import annotations
 
-
 from bianpai.engines.errors import BianpaiError, InputErrors
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.port import WorkbookPort
@@ -44,68 +43,6 @@ def _finished(port: WorkbookPort, has_awards: bool, standings_layouts) -> tuple[
         return ("全部成绩已录入，排名已计算",
                 "可以奖励分配" if has_awards else "可以打印“排名”")
     return "全部成绩已录入", "可以计算排名"
-
-
-def _team_status(port: WorkbookPort) -> tuple[str, str]:
-    from bianpai.addin import teams as TM  # noqa: PLC0415
-    from bianpai.workbooks import team_layouts as T  # noqa: PLC0415
-
-    ev = TM.load_team_event(port)
-    if ev.roster.empty:
-        return "报名表为空", "请填写报名表，然后点“检查名单”"
-    if ev.errors:
-        where = f"（首处：{ev.errors[0].where}）" if ev.errors[0].where else ""
-        return f"有 {len(ev.errors)} 处错误{where}", "请按“校验”表修改后再操作（点“检查名单”刷新）"
-    stages = ev.group.stages
-    first = stages[0]
-    if not ev.started(first):
-        from bianpai.addin.team_eligibility import team_eligibility_findings  # noqa: PLC0415
-        found = [("error", e) for e in TM.field_size_errors(ev)] + team_eligibility_findings(ev)
-        errors = [e for sev, e in found if sev == "error"]
-        warnings = [e for sev, e in found if sev == "warning"]
-        if errors:
-            where = f"（首处：{errors[0].where}）" if errors[0].where else ""
-            return (f"名单有 {len(errors)} 处错误{where}",
-                    "请按“校验”表修改报名/队员表后再点“检查名单”")
-        if warnings:
-            return (f"报名表已填 {len(ev.roster)} 行，名单有 {len(warnings)} 条警告",
-                    "核实后填写“接受名单警告的理由”再抽签编排（命令行：bianpai draw --accept-warnings \"理由\"）")
-        return f"报名表已填 {len(ev.roster)} 行，尚未编排", "可以抽签编排"
-    states, nexts = [], []
-    for stage in stages:
-        if not ev.started(stage):
-            continue
-        name = ev.stage_name(stage)
-        if isinstance(stage.format, TM.KnockoutFormat):
-            if ev.finished(stage):
-                continue
-            ko = ev.knockout(stage)
-            k = ev.rounds_drawn(stage)
-            ok, pending = TM._ko_round_decided(ko, k)
-            if pending:
-                states.append(f"{name}尚有 {len(pending)} 场无结果")
-                nxt = "录入成绩后点“抽签编排”编排下一轮" if k < TM.KO_LAST_ROUND else "录入成绩后点“计算排名”"
-                nexts.append(nxt)
-            elif ok and k < TM.KO_LAST_ROUND:
-                states.append(f"{name}本轮已决出")
-                nexts.append("可以抽签编排（淘汰赛下一轮）")
-            continue
-        r, total = ev.rounds_drawn(stage), ev.total_rounds(stage)
-        miss = ev.missing(stage, r)
-        if miss:
-            states.append(f"{name}第{r}轮成绩未录完：缺 {len(miss)} 桌")
-            nexts.append(f"录入成绩后点“抽签编排”编排第{r + 1}轮" if r < total
-                         else "录入成绩后点“计算排名”")
-        elif r < total:
-            states.append(f"{name}第{r}轮成绩已录完")
-            nexts.append(f"可以抽签编排第{r + 1}轮")
-    waiting = [s for s in stages[1:] if not ev.started(s)]
-    if ev.finished(first) and waiting:
-        return f"{ev.stage_name(first)}已全部结束", "可以进入下一阶段"
-    if states:
-        drawing = [n for n in nexts if "抽签编排" in n]  # a round to draw comes first
-        return "；".join(states), (drawing or nexts)[0]
-    return _finished(port, ev.reg.awards is not None, (T.FINAL, T.TEAM_STANDINGS))
 
 
 def _core_status(port: WorkbookPort) -> tuple[str, str]:
@@ -146,6 +83,7 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
             return _worded(words.undrawn_event, n=len(ev.roster))
     states, nexts = [], []
     played = False  # a round complete before the first one lacking results (missing_round)
+    facts: dict = {}
     for g in ev.reg.groups:
         gs = ev.groups[g.id]
         if not (ev.roster["group_id"] == g.id).any() or not g.stages:
@@ -175,6 +113,8 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
                 first = min(m.round for m in miss)
                 n, partial = _lacking(ev, g, s, [m for m in miss if m.round == first])
                 played = played or first > 1
+                if "next" not in facts:  # the first one's: the round to draw, or rank after it
+                    facts.update(next=first + 1, last=_last_round(ev, g, s, first))
                 name = ev.gname(g) if len(drawn) > 1 or not words.group_when_several else ""
                 states.append(words.missing_round[0].format(
                     group=name, stage=ev.sname(s), round=first, n=n,
@@ -193,12 +133,23 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
             break
     if states:
         if nexts[0] is None:  # missing_round: the next step depends on whether a round is in
-            nexts[0] = words.missing_round[1] if played else words.missing_round[2]
+            nxt = words.missing_round[1] if played else words.missing_round[2]
+            if facts["last"] and words.missing_last:  # the stage's last round
+                nxt = words.missing_last
+            nexts[0] = nxt.format(next=facts["next"])
         return "；".join(states), nexts[0]
     from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
     # a style without 总排名 (a single-stage workbook) ranks finally in its 排名
     final = K.FINAL if style_of(ev.reg).final_sheet else ev.lay.standings
     return _finished(port, ev.reg.awards is not None, (final,))
+
+
+def _last_round(ev, g, s, rnd: int) -> bool:
+    """Whether ``rnd`` is the last round of stage ``s`` (as far as its format can tell)."""
+    try:
+        return rnd >= (s.format.total_rounds(ev.state(g, s, with_standings=False)) or 0)
+    except Exception:  # noqa: BLE001 - a format that cannot tell yet: not the last
+        return False
 
 
 def _lacking(ev, g, s, matches) -> tuple[int, int]:
@@ -250,16 +201,12 @@ def status(port: WorkbookPort) -> tuple[str, str]:
     """``(state_zh, next_zh)`` of the event in ``port``, computed from its sheets.
 
     Never raises: an unreadable workbook gives a state naming the problem."""
-    from bianpai.addin.teams import is_team_workbook  # noqa: PLC0415
-
     try:
         if find_sheet(port, L.SETTINGS) is None:
             return "缺少“规程”表", "请用 bianpai new 新建赛事工作簿"
         from bianpai.addin.competition import is_core_workbook  # noqa: PLC0415
         if is_core_workbook(port):
             return _core_status(port)
-        if is_team_workbook(port):
-            return _team_status(port)
         return _core_status(port)  # names what it cannot read
     except InputErrors as exc:
         return f"有 {len(exc.errors)} 处输入错误{_first_error(exc)}", "请按提示修改后再点“检查名单”"

@@ -67,9 +67,9 @@ class Knockout8(BaseModel):
     kind: Literal["knockout"] = "knockout"
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("主队", "Home"), ("客队", "Away"))
     #: registered in the core under its kind ``knockout`` (the authoring alias ``knockout`` of a
-    #: 规程 typed by hand still names the core's single elimination); its events' sheets are
-    #: still written by the bridge team commands (issue 8)
-    runs_on_core: ClassVar[bool] = False
+    #: 规程 typed by hand still names the core's single elimination); its events run the
+    #: competition core's commands (issue 8)
+    runs_on_core: ClassVar[bool] = True
 
     #: a later stage's entrants are seeded by their source place (晋级 来源名次: 1 v 8, 4 v 5 …
     #: whatever their new numbers), read by the core when it builds the stage's entrants

@@ -102,9 +102,8 @@ class _BridgeImps(BaseModel, ScoringDefaults):
     model_config = ConfigDict(extra="forbid")
 
     # each scoring declares ``imp_entry`` itself (its field order is the 规程 sheet's row order)
-    #: registered in the core; its events' sheets are still written by the bridge team
-    #: commands (addin.teams) until the core generates them (issue 8)
-    runs_on_core: ClassVar[bool] = False
+    #: its events run the competition core's commands (issue 8)
+    runs_on_core: ClassVar[bool] = True
     #: IMPs typed per match and the boards may both be typed: they must agree (:func:`typed_imps`)
     totals_with_games: ClassVar[bool] = True
     _boards: int = PrivateAttr(16)

@@ -61,9 +61,8 @@ class TeamSwiss(BaseModel):
 
     kind: Literal["swiss"] = "swiss"
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("主队", "Home"), ("客队", "Away"))
-    #: registered in the core; its events' sheets are still written by the bridge team
-    #: commands (addin.teams) until the core generates them (issue 8)
-    runs_on_core: ClassVar[bool] = False
+    #: its events run the competition core's commands (issue 8)
+    runs_on_core: ClassVar[bool] = True
     #: a later stage's entrants are ordered on equal totals by their source place (晋级 来源名次),
     #: not by their new numbers: read by the core when it builds the stage's entrants
     seed_from: ClassVar[str] = "from_place"

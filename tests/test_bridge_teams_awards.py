@@ -12,7 +12,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from bianpai.addin.team_demo import run_team_demo
+from bianpai.addin.core_demo import run_core_demo
+from bianpai.templates.presets_io import load_preset
 from bianpai.engines.bridge import vp
 
 from .test_bridge_teams_cli import (FUJIAN, OTOG, cli, digest, fill_results, new_event,
@@ -24,8 +25,12 @@ CAPITAL = {2000: "贰仟元整", 1600: "壹仟陆佰元整", 1200: "壹仟贰佰
 
 
 def quiet_demo(preset, path, n):
+    """The preset's demo (the core's) on ``n`` teams; returns the 奖励 rows (合计 left out)."""
     from rich.console import Console
-    return run_team_demo(preset, path, seed=11, n_teams=n, console=Console(quiet=True))
+    group = load_preset(preset).groups[0].id
+    run_core_demo(preset, path, seed=11, fields={group: n}, pictures=False,
+                  console=Console(quiet=True))
+    return {"奖励": [r for r in sheet_rows(path, "奖励") if r["组别"] != "合计"]}
 
 
 # ------------------------------------------------------------------------------ awards

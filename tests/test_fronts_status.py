@@ -67,17 +67,18 @@ def test_roster_errors_and_missing_settings(tmp_path):
 
 
 def test_team_status_and_the_advance_button_front(tmp_path):
-    from bianpai.addin.team_demo import player_rows, team_roster
     from bianpai.addin.macros import run_on_book
+    from bianpai.templates.presets_io import load_preset
+    from bianpai.workbooks.demo_rosters import bridge_teams_demo_roster
 
     out = tmp_path / "teams.xlsm"
     _cli("new", "fujian-elder-bridge-teams", "--macros", "-o", out)
     wb = load_workbook(out, keep_vba=True)
-    roster = team_roster("fujian-elder-bridge-teams", 3)
+    roster, people = bridge_teams_demo_roster(load_preset("fujian-elder-bridge-teams"), 3)
     for r, row in enumerate(roster, start=2):
         for c, v in enumerate(row, start=1):
             wb["报名"].cell(r, c, v)
-    for r, row in enumerate(player_rows("fujian-elder-bridge-teams", roster, 3), start=2):
+    for r, row in enumerate(people, start=2):
         for c, v in enumerate(row, start=1):
             wb["队员"].cell(r, c, v)
     wb["操作"]["B2"] = 77

@@ -22,7 +22,8 @@ from bianpai.workbooks.sheet_sets import sheet_set
 
 from . import golden_teams_build as G
 
-#: the core pieces of the bridge team presets: their ``runs_on_core`` is the switch
+#: the core pieces of the bridge team presets (``runs_on_core``: True since issue 8; the
+#: fixtures below still say so explicitly)
 PIECES = (TeamSwiss, Knockout8, B.BridgeTeamsVp, B.BridgeKnockoutImps)
 FIRST = {"fujian-elder-bridge-teams": "排位赛", "otog-bridge-teams": "积分排位赛"}
 
@@ -57,14 +58,16 @@ def _stage_rows(rows: list[list], stage: str) -> list[list]:
     return [rows[0]] + [r for r in rows[1:] if r and r[0] == stage]
 
 
-def test_bridge_team_style_is_declared_and_switched_off():
+def test_bridge_team_style_is_declared_and_on_the_core():
     """The bridge presets name their workbook style (roster layout ``bridge-teams``): its 报名
-    without 组别/种子 and its own sheets are declarations the core reads; the presets stay on
-    their own commands until the pieces' ``runs_on_core`` switch."""
+    without 组别/种子 and its own sheets are declarations the core reads; the pieces declare
+    ``runs_on_core`` (issue 8: the team pipeline is gone), so the presets run the core's
+    commands."""
     for preset in G.PRESETS:
         reg = load_preset(preset)
         assert reg.roster_layout == "bridge-teams"
-        assert not is_core_regulation(reg)
+        assert is_core_regulation(reg)
+        assert all(p.runs_on_core for p in PIECES)
     rl = roster_layout("bridge-teams")
     assert [c.zh for c in rl.table.columns][:3] == ["队号", "队名", "地市/单位"]
     assert rl.lot == "event"

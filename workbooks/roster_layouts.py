@@ -135,8 +135,7 @@ class RosterLayout:
 ROSTER_LAYOUTS: dict[str, RosterLayout] = {
     "teams": RosterLayout("teams", (K.ROSTER, T.TEAM_PLAYERS)),
     "people": RosterLayout("people", (L.ROSTER_PEOPLE,), per_person=True, person_rows=True),
-    # the bridge team workbook (docs/teams-port.md); its events run on the core once the
-    # bridge pieces declare ``runs_on_core`` (engines/team_swiss.py, bridge_*.py)
+    # the bridge team workbook (docs/teams-port.md), run by the core's commands
     "bridge-teams": RosterLayout("bridge-teams", (T.TEAM_ROSTER, T.TEAM_PLAYERS),
                                  entrants=entrants_from_team_rows,
                                  lot="event",  # one Random(seed) shuffle of 1…n (六（一）)

@@ -27,7 +27,9 @@ class StatusWords:
     ``missing``: a stage lacking results (``n`` matches); ``missing_round``: instead, the first
     round lacking results (``n`` tables), with the next step after a complete round and the one
     before any; ``group_when_several``: ``group`` is filled only when several groups are drawn;
-    ``partial_note``: ``note`` when ``k`` tables of that round are partly typed; ``round_done``:
+    ``partial_note``: ``note`` when ``k`` tables of that round are partly typed (the next steps
+    may name ``next``, the round after it); ``missing_last``: the next step instead when that
+    round is the stage's last; ``round_done``:
     a stage's last drawn round (``round``; ``next``: the one to draw) has every result;
     ``stage_done``: a stage is over and the next waits for 进入下一阶段; ``tied``: how
     to type the extra games of matches tied (``first``: the first one's label, ``labels``), said
@@ -46,6 +48,7 @@ class StatusWords:
     missing_round: tuple[str, str, str] | None = None
     group_when_several: bool = False
     partial_note: str = ""
+    missing_last: str | None = None
     round_done: tuple[str, str] = ("{group}{stage}本轮成绩已录完", "可以抽签编排下一轮")
     stage_done: tuple[str, str] = ("{group}{stage}已结束", "可以进入下一阶段")
     tied: tuple[str, str] | None = None
@@ -78,8 +81,9 @@ BRIDGE_TEAMS_WORDS = StatusWords(
     roster_warnings=("报名表已填 {n} 行，名单有 {k} 条警告",
                      "核实后填写“接受名单警告的理由”再抽签编排（命令行：bianpai draw --accept-warnings \"理由\"）"),
     undrawn_event=("报名表已填 {n} 行，尚未编排", "可以抽签编排"),
-    missing_round=("{stage}第{round}轮成绩未录完：缺 {n} 桌{note}", "录入成绩后点“抽签编排”编排下一轮",
-                   "录入成绩后点“抽签编排”编排下一轮"),
+    missing_round=("{stage}第{round}轮成绩未录完：缺 {n} 桌{note}", "录入成绩后点“抽签编排”编排第{next}轮",
+                   "录入成绩后点“抽签编排”编排第{next}轮"),
+    missing_last="录入成绩后点“计算排名”",
     round_done=("{stage}第{round}轮成绩已录完", "可以抽签编排第{next}轮"),
     stage_done=("{stage}已全部结束", "可以进入下一阶段"),
     tied=("其中 {labels} IMP相同，须按规程加赛：在“成绩”表另起一行，场次填“{first}加赛”，录入加赛双方IMP",

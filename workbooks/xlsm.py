@@ -77,13 +77,13 @@ def commands_for(advance: bool, withdraw: bool = False) -> list[tuple[str, str, 
     return COMMANDS[:-1] + extra + COMMANDS[-1:]
 
 
-def buttons_of(reg, *, team: bool, core: bool) -> list[tuple[str, str, str]]:
-    """The buttons of ``reg``'s workbook, from its declarations: 进入下一阶段 when a group has
-    more than one stage (or a bridge team event of the team pipeline), 登记退赛 when a core
-    event's workbook style writes the 退赛 sheet (``SheetSet.withdrawals_sheet``)."""
+def buttons_of(reg, *, core: bool) -> list[tuple[str, str, str]]:
+    """The buttons of ``reg``'s workbook, from its declarations: 进入下一阶段 when a group of a
+    core event has more than one stage, 登记退赛 when a core event's workbook style writes the
+    退赛 sheet (``SheetSet.withdrawals_sheet``)."""
     from bianpai.workbooks.sheet_sets import sheet_set  # noqa: PLC0415
     several = any(len(g.stages) > 1 for g in reg.groups)
-    return commands_for(team or (core and several),
+    return commands_for(core and several,
                         core and sheet_set(reg.roster_layout).withdrawals_sheet)
 
 #: English gloss written beside each button (by Sub name); unknown Subs get none.
