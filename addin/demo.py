@@ -1,7 +1,7 @@
 """``bianpai demo``: a preset's event end to end on a field of its 规程 — the competition core's
 demo (:func:`bianpai.addin.core_demo.run_core_demo`: workbook, roster typed, check, draw,
 seeded simulated results, rank, awards, the standings printed; the Shenzhen guandan pairs
-default included), or a bridge team preset's (:func:`bianpai.addin.team_demo.run_team_demo`).
+default and the bridge team presets included).
 """
 
 from __future__ import annotations
