@@ -283,6 +283,13 @@ def _value(raw: Any, old: Any) -> Any:
     return raw
 
 
+#: 规程 values written by an earlier bianpai that the preset now names otherwise, read as the
+#: preset's value now: (setting, value in the workbook, the preset's value). Workbooks made
+#: before the bridge team presets ran on the competition core name their roster ``teams``;
+#: their 报名 is the bridge-teams style's (队号, 队名, … without 组别).
+LEGACY_VALUES = {("roster_layout", "teams", "bridge-teams")}
+
+
 def regulation_from_sheet(port: WorkbookPort) -> Regulation:
     """The regulation of this workbook: its preset with the 规程 sheet's values applied.
 
@@ -335,6 +342,8 @@ def _regulation_from_sheet(port: WorkbookPort, sheet: str) -> Regulation:
                     # even when the preset has one (a mapping field stays an empty table)
                     node[path[-1]] = None
                     continue
+                if isinstance(old, str) and (key, str(raw).strip(), old) in LEGACY_VALUES:
+                    continue  # an earlier bianpai's name of what the preset names ``old``
                 node[path[-1]] = _value(raw, old)
                 if node[path[-1]] != old:
                     changed.setdefault(row, key)
