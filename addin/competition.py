@@ -300,6 +300,9 @@ class CoreEvent:
         sc = s.scoring
         if bad := scoring_typed_problems(self, g, s):  # the scoring refuses what was typed
             self.errors += bad
+            if any(str(getattr(e, "cell", "") or "").startswith("?") for e in bad):
+                from bianpai.addin.core_trust import collapse_missing_columns  # noqa: PLC0415
+                collapse_missing_columns(self)  # a deleted header: named once, at its row
             return self._results_cache.setdefault(key, {})
         if getattr(sc, "scope", "match") == "stage":
             out = self._stage_scope_results(g, s)

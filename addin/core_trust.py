@@ -37,17 +37,22 @@ MERGEABLE = {"group", "stage", "pool", "round", "table", "team", "unit", "role",
 
 
 def check_record_sheets(ev: CoreEvent) -> None:
-    """After the draw, 抽签 and 对阵 must exist (under their Chinese or English names). A
+    """After the draw (the hidden copy of 抽签, or for a style without record copies the other
+    of the two sheets with rows), 抽签 and 对阵 must exist (Chinese or English names). A
     missing one is one error naming the sheet (the first cause); the errors about 对阵, 成绩,
     逐局成绩 and 罚分 it causes (every team "not in the draw") are dropped."""
     names = ev.port.sheet_names()
-    if DRAW_COPY not in names:
-        return
-    missing = [lay for lay in (K.DRAW, K.SCHEDULE) if find_sheet(ev.port, lay) is None]
+    shown = [shown_layout(ev.reg, lay) for lay in (K.DRAW, K.SCHEDULE)]
+    missing = [lay for lay in shown if find_sheet(ev.port, lay) is None]
     if not missing:
         return
-    follow = {find_sheet(ev.port, lay) or lay.zh
-              for lay in (K.SCHEDULE, ev.lay.results, ev.lay.games, K.PENALTIES, K.ENTRIES)}
+    # drawn: the hidden copy, or (a style without record copies) the other sheet has rows
+    kept = [find_sheet(ev.port, lay) for lay in shown if lay not in missing]
+    if DRAW_COPY not in names and not any(len(ev.port.read_values(n) or []) > 1 for n in kept):
+        return
+    follow = {find_sheet(ev.port, lay) or lay.zh for lay in (
+        shown_layout(ev.reg, k) for k in (K.SCHEDULE, ev.lay.results, ev.lay.games, K.PENALTIES,
+                                          K.ENTRIES))}
     ev.errors[:] = [e for e in ev.errors if getattr(e, "sheet", None) not in follow]
     for lay in missing:
         ev.errors.insert(0, InputError(
@@ -213,9 +218,9 @@ def collapse_missing_columns(ev: CoreEvent) -> None:
     blind = [e for e in ev.errors if str(getattr(e, "cell", "") or "").startswith("?")]
     if not blind:
         return
-    lays = [L.ROSTER_PEOPLE if ev.people is not None else K.ROSTER, T.TEAM_PLAYERS, K.DRAW,
-            shown_layout(ev.reg, K.SCHEDULE), K.ENTRIES, K.WITHDRAWALS, K.PENALTIES, ev.lay.results,
-            ev.lay.games]
+    lays = [L.ROSTER_PEOPLE if ev.people is not None else K.ROSTER, T.TEAM_PLAYERS,
+            *(shown_layout(ev.reg, lay) for lay in (K.DRAW, K.SCHEDULE, K.ENTRIES, K.WITHDRAWALS,
+                                                    K.PENALTIES, ev.lay.results, ev.lay.games))]
     by_sheet = {find_sheet(ev.port, lay): lay for lay in lays if find_sheet(ev.port, lay)}
     done: set[str] = set()
     first = []

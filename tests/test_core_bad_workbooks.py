@@ -203,3 +203,23 @@ def test_a_deleted_header_of_a_generated_sheet_is_one_error_at_the_header(event)
     edit(event, drop)
     out = refused(event, "rank", "抽签!1:1", "“报名表行”")
     assert "1 处问题" in out
+
+
+def test_a_deleted_imp_header_is_named_once_at_the_header_row(tmp_path):
+    """Issue 12 (bad-workbooks 319): the bridge style's 成绩 header 主队IMP deleted mid-event.
+    The scoring's half-typed-IMPs check found the away IMPs without the home ones and named
+    `成绩!?9`; now one error at 成绩!1:1 names the missing header, nothing is written."""
+    wb = tmp_path / "event.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "bad-319-imp-header-deleted.xlsx", wb)
+    out = refused(wb, "rank", "成绩!1:1", "“成绩”表缺少“主队IMP”列")
+    assert "组别" not in out.split("缺少")[1].split("列")[0]  # the style's columns, not the core's
+
+
+def test_a_deleted_draw_sheet_of_a_style_without_record_copies_is_the_one_cause(tmp_path):
+    """Issue 12 (bad-workbooks 361): the bridge team style keeps no hidden copy of 抽签; with 抽签
+    deleted mid-event the draw named 42 对阵 cells ("队号 10 不在…抽签中"). Now the one cause:
+    the missing sheet, and nothing is written (no new numbers drawn)."""
+    wb = tmp_path / "event.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "bad-361-draw-sheet-deleted.xlsx", wb)
+    out = refused(wb, "draw", "缺少“抽签”工作表", "1 处问题")
+    assert "不在" not in out
