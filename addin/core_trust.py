@@ -176,10 +176,10 @@ def check_merged_cells(ev: CoreEvent, layouts=None) -> None:
     merged = getattr(ev.port, "merged_ranges", None)
     if merged is None:
         return
-    from bianpai.workbooks import layouts as L
-    from bianpai.workbooks import team_layouts as T
-    lays = layouts or [ev.lay.results, ev.lay.games, K.PENALTIES,
-                       L.ROSTER_PEOPLE if ev.people is not None else K.ROSTER, T.TEAM_PLAYERS]
+    from bianpai.workbooks.roster_layouts import roster_layout
+    lays = layouts or [*(shown_layout(ev.reg, lay) for lay in (ev.lay.results, ev.lay.games,
+                                                               K.PENALTIES)),
+                       *roster_layout(ev.reg.roster_layout).sheets]  # as the style shows them
     for lay in lays:
         name = find_sheet(ev.port, lay)
         if name is None:

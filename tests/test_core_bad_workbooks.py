@@ -223,3 +223,12 @@ def test_a_deleted_draw_sheet_of_a_style_without_record_copies_is_the_one_cause(
     shutil.copyfile(Path(__file__).parent / "data" / "cases" / "bad-361-draw-sheet-deleted.xlsx", wb)
     out = refused(wb, "draw", "缺少“抽签”工作表", "1 处问题")
     assert "不在" not in out
+
+
+def test_cells_merged_over_pairs_board_scores_are_refused(tmp_path):
+    """Issue 12 (bad-workbooks 054): the pairs style's 成绩 (a view of the core's 逐局成绩) with
+    G5:G6 merged over two boards' scores was ranked with the first score for both; now refused
+    at the merged range, nothing written."""
+    wb = tmp_path / "event.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "bad-054-merged-scores.xlsx", wb)
+    refused(wb, "rank", "成绩!G5:G6", "合并了单元格（南北得分）")
