@@ -105,5 +105,30 @@ def append_core_rows(port: WorkbookPort, reg: Regulation, layout: SheetLayout, r
     last = len(existing)
     while last > 1 and all(x in (None, "") for x in existing[last - 1]):
         last -= 1
-    port.append_rows(name, out, start_row=max(last, 1) + 1)
+    port.append_rows(name, by_header(shown, existing[0] if existing else [], out),
+                     start_row=max(last, 1) + 1)
     return len(out)
+
+
+def by_header(layout: SheetLayout, header: list, rows: list[list]) -> list[list]:
+    """``rows`` (in ``layout``'s column order) placed under the sheet's own header row: a
+    column the organizer inserted or moved keeps its place, and bianpai's values go under their
+    titles (Chinese, English, key or alias), never by fixed position. When a title is missing
+    from the header the rows stay as they are (the sheet's reading names the missing column)."""
+    titles = [str(h).strip() if h is not None else "" for h in header]
+    pos = []
+    for c in layout.columns:
+        at = next((titles.index(t) for t in (c.zh, c.en, c.key, *c.aliases) if t in titles), None)
+        if at is None:
+            return rows
+        pos.append(at)
+    if pos == list(range(len(pos))):
+        return rows
+    width = max(len(titles), max(pos) + 1)
+    out = []
+    for r in rows:
+        row = [None] * width
+        for i, v in enumerate(r[:len(pos)]):
+            row[pos[i]] = v
+        out.append(row)
+    return out

@@ -232,3 +232,19 @@ def test_cells_merged_over_pairs_board_scores_are_refused(tmp_path):
     wb = tmp_path / "event.xlsx"
     shutil.copyfile(Path(__file__).parent / "data" / "cases" / "bad-054-merged-scores.xlsx", wb)
     refused(wb, "rank", "成绩!G5:G6", "合并了单元格（南北得分）")
+
+
+def test_rows_are_appended_under_their_headers_when_a_column_was_inserted(tmp_path):
+    """Issue 12 (bad-workbooks 328): a column 序 inserted before A of 成绩; the draw of round 4
+    appended its rows by position (shifted one column left) and the next check named 14 cells
+    bianpai itself wrote. Rows now go under their titles; the organizer's column stays blank."""
+    wb = tmp_path / "event.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "bad-328-column-inserted-before-a.xlsx", wb)
+    res = run("draw", wb, "--seed", 3)
+    assert res.exit_code == 0, res.output
+    rows = sheet_rows(wb, "成绩")
+    assert list(rows[0][:3]) == ["序", "阶段", "轮次"]
+    new = [r for r in rows[1:] if r[2] == 4]
+    assert len(new) == 7 and all(r[0] is None and r[1] == "排位赛" for r in new), new
+    res = run("check", wb)
+    assert "错误 0 处" in " ".join(res.output.split()), res.output
