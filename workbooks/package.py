@@ -7,9 +7,11 @@ printer settings…), and every formula loses its cached result. bianpai's comma
 status on 操作) or *delete* a generated sheet. So :func:`save_package` copies the original zip
 package and replaces only:
 
-* the XML of each regenerated or new sheet, serialised by openpyxl's own ``WorksheetWriter``
-  (with its tables), its style indices moved into the original ``styles.xml``
-  (:class:`StyleMerger` appends what is missing, never renumbers what is there);
+* the XML of each regenerated or new sheet: its properties, columns, merges, validations, print
+  setup and tables by openpyxl's own ``WorksheetWriter``, its cells written as text
+  (:class:`~bianpai.workbooks.package_cells.SheetCells`, the same cells openpyxl's writer would
+  write), its style indices moved into the original ``styles.xml`` (:class:`StyleMerger`
+  appends what is missing, never renumbers what is there);
 * the cells appended to a kept sheet, patched into its original XML (every other cell, formula
   and cached value untouched), growing its table over the new rows;
 * ``workbook.xml`` (sheet list, defined names re-indexed, print titles of regenerated sheets),
@@ -32,6 +34,7 @@ from lxml import etree
 # the pieces, one concept a module; their names stay importable from here
 from bianpai.workbooks.package_cells import (_col_index, _Collector, _grow_tables,  # noqa: F401
                                              _patch_cells, _rename_ns, _serialise_sheet)
+from bianpai.workbooks.package_cells import sheet_xml as _sheet_part
 from bianpai.workbooks.package_parts import (BUILTIN_NAMES, CALC_CHAIN_TYPE, CT,  # noqa: F401
                                              MAIN, PKG_REL, REL, TABLE_CT, TABLE_REL_TYPE, WS_CT,
                                              WS_REL_TYPE, PackageError, _office_document, _q,
@@ -134,7 +137,7 @@ def save_package(src, wb, changes: Changes, dest) -> None:
             wb[t].sheet_view.tabSelected = t == active_title
 
         # serialise regenerated sheets with openpyxl, tables numbered after the kept ones
-        sheet_xml: dict[str, tuple[bytes, object]] = {}
+        sheet_xml: dict[str, tuple[bytes, object, object]] = {}
         for t in rewritten:
             sheet_xml[t] = _serialise_sheet(wb[t])
         # appended cells: their style ids are taken now so that the stylesheet holds them
@@ -182,7 +185,7 @@ def save_package(src, wb, changes: Changes, dest) -> None:
         chart_taken = set(nameset) | used_parts  # part names a new chart/drawing may not take
         for t in rewritten:
             ws = wb[t]
-            data, srels = sheet_xml[t]
+            data, srels, cells = sheet_xml[t]
             if t in part_by_title and t in el_by_title:
                 part = part_by_title[t]
                 el = el_by_title[t]
@@ -215,9 +218,7 @@ def save_package(src, wb, changes: Changes, dest) -> None:
                 new_overrides["/" + tpart] = TABLE_CT
             if ws._charts:  # bianpai's own charts (排名走势): a new drawing and chart parts
                 write_charts(ws, srels, chart_taken, out, new_overrides)
-            root = etree.fromstring(data)
-            _restyle(root, merger)
-            out[part] = _xml(root)
+            out[part] = _sheet_part(data, cells, merger)
             rp = rels_path(part)
             if len(srels):
                 out[rp] = tostring(srels.to_tree())

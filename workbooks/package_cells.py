@@ -1,5 +1,6 @@
-"""Sheet XML: a generated sheet serialised by openpyxl, cells appended to a kept sheet patched
-into its original XML, and its tables grown over them. Part of :mod:`bianpai.workbooks.package`."""
+"""Sheet XML: a generated sheet (its cells written as text, the rest by openpyxl), cells
+appended to a kept sheet patched into its original XML, and its tables grown over them. Part
+of :mod:`bianpai.workbooks.package`."""
 
 from __future__ import annotations
 
@@ -21,15 +22,139 @@ class _Collector:
         self.items.append(el)
 
 
-def _serialise_sheet(ws) -> tuple[bytes, object]:
+def _serialise_sheet(ws) -> tuple[bytes, object, "SheetCells"]:
+    """A generated sheet's XML without its cells (openpyxl's ``WorksheetWriter`` for the sheet's
+    properties, columns, merges, validations, print setup, tables…), its relationships, and its
+    cells (:class:`SheetCells`), written into the ``sheetData`` by :func:`sheet_xml` once the
+    cell formats have their indices in the original stylesheet."""
     from openpyxl.worksheet._writer import WorksheetWriter
+
+    class Skeleton(WorksheetWriter):
+        def write_rows(self):  # an empty sheetData, filled by sheet_xml
+            xf = self.xf.send(True)
+            with xf.element("sheetData"):
+                pass
+            self.xf.send(None)
+
     if ws._images:
         raise PackageError(f"sheet {ws.title!r} has images to write")
-    writer = WorksheetWriter(ws, out=io.BytesIO())
+    cells = SheetCells(ws)
+    writer = Skeleton(ws, out=io.BytesIO())
     writer.write()
     if ws._comments or ws._hyperlinks:
         raise PackageError(f"sheet {ws.title!r} has comments or hyperlinks to write")
-    return writer.read(), writer._rels
+    return writer.read(), writer._rels, cells
+
+
+_ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
+
+
+class SheetCells:
+    """The cells of an openpyxl worksheet as openpyxl's own writer would put them in its
+    ``sheetData`` (the same cells, values, types and formats), written as text: the writer's
+    element-by-element serialisation was most of a command's save. Each cell format is
+    registered in the workbook's style table now (as the writer does), so that the stylesheet
+    written afterwards holds it; :meth:`xml` takes the final index of each."""
+
+    def __init__(self, ws):
+        from openpyxl.utils import get_column_letter
+        wb = ws.parent
+        styles = wb._cell_styles
+        memo: dict[tuple, int] = {}
+        rows: dict[int, list] = {}
+        for (r, c), cell in sorted(ws._cells.items()):
+            if cell._comment is not None or cell._hyperlink is not None:
+                raise PackageError(f"sheet {ws.title!r} has comments or hyperlinks to write")
+            style = cell._style
+            sid = None
+            if style is not None and any(style):
+                key = tuple(style)
+                sid = memo.get(key)
+                if sid is None:
+                    sid = memo[key] = styles.add(style)
+            elif cell._value is None:
+                rows.setdefault(r, [])
+                continue
+            rows.setdefault(r, []).append((c, sid, cell.data_type, cell._value))
+        dims = ws.row_dimensions
+        for r in dims.keys() - rows.keys():
+            rows[r] = []
+        self.dimension = ws.calculate_dimension()
+        self.rows = sorted(rows.items())
+        self.row_attrs = {r: dict(dims[r]) for r in dims.keys()}
+        self.epoch = wb.epoch
+        self.iso_dates = wb.iso_dates
+        self.letters = {c: get_column_letter(c) for _, cs in self.rows for c, *_ in cs}
+        self.title = ws.title
+
+    def xml(self, xf) -> str:
+        """The ``<sheetData>`` element; ``xf`` maps an openpyxl cell-format index to its index
+        in the saved stylesheet."""
+        from openpyxl.utils.datetime import to_excel, to_ISO8601
+        out = ["<sheetData>"]
+        add = out.append
+        letters = self.letters
+        xfs: dict[int, str] = {}
+        for r, cells in self.rows:
+            attrs = self.row_attrs.get(r)
+            if attrs:
+                if "s" in attrs:
+                    attrs = dict(attrs, s=str(xf(int(attrs["s"]))))
+                add(f'<row r="{r}"' + "".join(f' {k}="{v}"' for k, v in attrs.items()) + ">")
+            else:
+                add(f'<row r="{r}">')
+            for c, sid, t, v in cells:
+                head = f'<c r="{letters[c]}{r}"'
+                if sid is not None:
+                    s = xfs.get(sid)
+                    if s is None:
+                        s = xfs[sid] = str(xf(sid))
+                    head += f' s="{s}"'
+                if t == "s":
+                    if v is None or v == "":
+                        add(head + ' t="inlineStr"/>')
+                    elif v != v.strip():
+                        add(f'{head} t="inlineStr"><is><t xml:space="preserve">'
+                            f'{v.translate(_ESCAPE)}</t></is></c>')
+                    else:
+                        add(f'{head} t="inlineStr"><is><t>{v.translate(_ESCAPE)}</t></is></c>')
+                    continue
+                if t == "d":
+                    if self.iso_dates:
+                        v = to_ISO8601(v)
+                    else:
+                        t = "n"
+                        v = to_excel(v, self.epoch)
+                elif t not in ("n", "b", "e"):
+                    raise PackageError(f"sheet {self.title!r}: a cell of type {t!r} to write")
+                if v is None or v == "":
+                    add(f'{head} t="{t}"/>')
+                    continue
+                add(f'{head} t="{t}"><v>{_text(v)}</v></c>')
+            add("</row>")
+        add("</sheetData>")
+        return "".join(out)
+
+
+def _text(v) -> str:
+    """A cell value as openpyxl's writer puts it in ``<v>`` (``safe_string``), escaped."""
+    from openpyxl.compat import safe_string
+    return safe_string(v).translate(_ESCAPE)
+
+
+def sheet_xml(skeleton: bytes, cells: SheetCells, merger: StyleMerger) -> bytes:
+    """The sheet part: ``skeleton`` (the sheet without cells, from :func:`_serialise_sheet`)
+    with its formats moved into the original stylesheet, its dimension, and ``cells``."""
+    from bianpai.workbooks.package_styles import _restyle
+    root = etree.fromstring(skeleton)
+    _restyle(root, merger)
+    sd = root.find(_q("sheetData"))
+    if sd is None or len(sd):
+        raise PackageError(f"sheet {cells.title!r}: no empty sheetData to fill")
+    marker = "__bianpai_sheet_data__"
+    sd.text = marker
+    head, tail = _xml(root).split(f"<sheetData>{marker}</sheetData>".encode())
+    return head + cells.xml(merger.xf).encode("utf-8") + tail
 
 
 _CELL = re.compile(r"([A-Z]+)(\d+)")
