@@ -7,12 +7,13 @@
 pipeline must give the same sheets, in the same order, with the same values.
 """
 
-from tests.golden_build import build, dump, load_golden
+from tests.golden_build import dump, load_golden
 
 
-def test_whole_event_matches_golden(tmp_path):
-    """Same sheet names and order, same values in every cell (日志 times aside)."""
-    got = dump(build(tmp_path / "golden.xlsx"))
+def test_whole_event_matches_golden(golden_pairs_book):
+    """Same sheet names and order, same values in every cell (日志 times aside); the flow
+    (``tests.golden_build.build``) runs once per test run (tests/conftest.py)."""
+    got = dump(golden_pairs_book)
     want = load_golden()
     assert list(got) == list(want)
     for name, rows in want.items():

@@ -152,15 +152,14 @@ CLOSED = ["规程", "报名", "校验", "抽签", "对阵", "成绩", "轮成绩
 
 
 @pytest.fixture(scope="module")
-def golden_on_core(tmp_path_factory):
+def golden_on_core(golden_pairs_book):
     """The whole golden flow (``tests.golden_build.build``: new, check, draw, a hand edit of
     对阵, draw, typed boards / round scores / a forfeit / penalties, rank, awards) run by the
-    core's commands on the pairs workbook."""
-    from tests.golden_build import build, dump
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(RL.ROSTER_LAYOUTS, "pairs",
-                   dataclasses.replace(RL.ROSTER_LAYOUTS["pairs"], runs_on_core=True))
-        return dump(build(tmp_path_factory.mktemp("core") / "golden.xlsx"))
+    core's commands on the pairs workbook. The pairs layout runs on the core as shipped, so the
+    flow is the one test_pairs_golden runs: built once for both (``golden_pairs_book``)."""
+    from tests.golden_build import dump
+    assert RL.ROSTER_LAYOUTS["pairs"].runs_on_core
+    return dump(golden_pairs_book)
 
 
 @pytest.mark.parametrize("name", CLOSED)
@@ -216,12 +215,12 @@ def test_core_refuses_advance_for_a_single_stage_event(tmp_path, on_core):
         commands.advance(OpenpyxlPort(wb, command="advance"))
 
 
-def test_core_status_of_a_ranked_and_awarded_pairs_event(tmp_path, on_core):
+def test_core_status_of_a_ranked_and_awarded_pairs_event(tmp_path, on_core, golden_pairs_book):
     """十二 录取名次: the Shenzhen workbook's 排名 is its final ranking (no 总排名 sheet): once ranked
-    and awarded, the fronts' status says so."""
+    and awarded, the fronts' status says so (on a copy of the golden flow's workbook)."""
     from bianpai.addin.status import status
-    from tests.golden_build import build
-    wb = build(tmp_path / "g.xlsx")
+    from tests.shared_state import copy_of
+    wb = copy_of(golden_pairs_book, tmp_path)
     assert status(OpenpyxlPort(wb))[0] == "全部成绩已录入，排名与奖励已完成"
 
 

@@ -15,10 +15,10 @@ from . import golden_teams_build as G
 
 
 @pytest.mark.parametrize("preset", G.PRESETS)
-def test_workbook_matches_the_golden_reference(tmp_path, preset):
+def test_workbook_matches_the_golden_reference(golden_teams_book, preset):
     """规程 八（二）"淘汰赛1/4决赛负队…带入其第一阶段VP的25%再加24VP": every sheet and every cell
     as the reference has them (values; the 日志 time/version columns excepted)."""
-    got = G.build(preset, tmp_path)
+    got = G.dump(golden_teams_book(preset))  # G.run_flow, once per run (tests/conftest.py)
     want = G.load(preset)
     assert list(got) == list(want)
     for name in want:
