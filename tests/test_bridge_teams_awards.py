@@ -16,8 +16,8 @@ from bianpai.addin.core_demo import run_core_demo
 from bianpai.templates.presets_io import load_preset
 from bianpai.engines.bridge import vp
 
-from .test_bridge_teams_cli import (FUJIAN, OTOG, cli, digest, fill_results, new_event,
-                                    random_imps, sheet_rows)
+from .test_bridge_teams_cli import (FUJIAN, HOME_BY_3, OTOG, cli, digest, fill_results,
+                                    fujian20, new_event, random_imps, sheet_rows)
 
 OTOG_MONEY = [2000, 1600, 1200, 1000, 800, 600, 400, 200]
 CAPITAL = {2000: "贰仟元整", 1600: "壹仟陆佰元整", 1200: "壹仟贰佰元整", 1000: "壹仟元整",
@@ -97,9 +97,8 @@ def test_otog_awards_places_by_entries_12_teams(tmp_path):
     check_otog_awards(wb, 12, 3)
 
 
-def test_awards_refused_before_the_event_is_over(tmp_path):
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
-    cli("draw", wb, "--seed", 1)
+def test_awards_refused_before_the_event_is_over(tmp_path, shared_book):
+    wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
     fill_results(wb, random_imps(1))
     before = digest(wb)
     code, out = cli("awards", wb, ok=False)
@@ -228,9 +227,8 @@ def test_otog_adult_ages_for_the_bridge_teams(tmp_path):
 
 # ---------------------------------------------------------------------------- rank --round
 
-def test_rank_round_gives_the_standings_as_of_that_round(tmp_path):
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
-    cli("draw", wb, "--seed", 1)
+def test_rank_round_gives_the_standings_as_of_that_round(tmp_path, shared_book):
+    wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
     fill = random_imps(5)
     for _ in range(3):
         fill_results(wb, fill)
@@ -262,15 +260,10 @@ def test_rank_round_gives_the_standings_as_of_that_round(tmp_path):
     assert code == 2 and "1–4" in out and digest(wb) == before
 
 
-def test_rank_round_in_the_consolation_stage_leaves_out_late_joiners(tmp_path):
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
+def test_rank_round_in_the_consolation_stage_leaves_out_late_joiners(tmp_path, shared_book):
+    # stage 1 played (random IMPs), advance: the state the knockout tests start from
+    wb = fujian20(shared_book, tmp_path, "advanced")
     fill = random_imps(9)
-    cli("draw", wb, "--seed", 1)
-    for rnd in range(1, 7):
-        fill_results(wb, fill)
-        if rnd < 6:
-            cli("draw", wb)
-    cli("advance", wb, "--seed", 2)
     for _ in range(3):  # consolation rounds 1–3 (QF losers join at round 3)
         fill_results(wb, fill)
         cli("draw", wb)
@@ -296,8 +289,11 @@ def test_a_bye_is_not_a_match_played(tmp_path):
 
 # ------------------------------------------------------------------- knockout tie readings
 
-def to_knockout(tmp_path, ko_tie_breaks: str | None = None) -> Path:
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
+def to_knockout(tmp_path, shared_book, ko_tie_breaks: str | None = None) -> Path:
+    """The 20-team event with its first stage played (random IMPs) and advanced (seed 3): the
+    quarter-finals drawn, none played; ``ko_tie_breaks`` typed into the 规程 sheet before any
+    of them is (the organizer's reading of a tied knockout match)."""
+    wb = fujian20(shared_book, tmp_path, "advanced")
     if ko_tie_breaks is not None:
         book = openpyxl.load_workbook(wb)
         ws = book["规程"]
@@ -305,13 +301,6 @@ def to_knockout(tmp_path, ko_tie_breaks: str | None = None) -> Path:
                    if r[0].value == "groups[0].stages[1].format.tie_breaks")
         row[2].value = ko_tie_breaks
         book.save(wb)
-    cli("draw", wb, "--seed", 1)
-    fill = random_imps(4)
-    for rnd in range(1, 7):
-        fill_results(wb, fill)
-        if rnd < 6:
-            cli("draw", wb)
-    cli("advance", wb, "--seed", 3)
     return wb
 
 
@@ -321,8 +310,8 @@ def ko_results(stage, rnd, match, table, home, away):
     return (20, 20) if match == "QF2" else (30, 10)
 
 
-def test_knockout_tie_fujian_reading_better_stage_place_wins(tmp_path):
-    wb = to_knockout(tmp_path)
+def test_knockout_tie_fujian_reading_better_stage_place_wins(tmp_path, shared_book):
+    wb = to_knockout(tmp_path, shared_book)
     fill_results(wb, ko_results)
     cli("draw", wb)
     cli("rank", wb, "--seed", 1)
@@ -335,8 +324,8 @@ def test_knockout_tie_fujian_reading_better_stage_place_wins(tmp_path):
     assert sf1 and qf2["主队号"] in (sf1[0]["主队号"], sf1[0]["客队号"])
 
 
-def test_knockout_tie_extra_boards_reading(tmp_path):
-    wb = to_knockout(tmp_path, "extra_boards")
+def test_knockout_tie_extra_boards_reading(tmp_path, shared_book):
+    wb = to_knockout(tmp_path, shared_book, "extra_boards")
     fill_results(wb, ko_results)
     _code, out = cli("draw", wb)  # the consolation goes on; the semi-finals wait
     assert "QF2加赛" in out
@@ -366,20 +355,17 @@ def _pairs(rows):
 
 
 @pytest.mark.parametrize("rematch", ["never", "not_within_stage"])
-def test_teams_never_meet_again_across_stages_unless_allowed(tmp_path, rematch):
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
+def test_teams_never_meet_again_across_stages_unless_allowed(tmp_path, shared_book, rematch):
+    # the first stage played with HOME_BY_3 (shared by both readings); the reading of the
+    # consolation stage typed before it starts
+    wb = fujian20(shared_book, tmp_path, "stage1-home3")
     book = openpyxl.load_workbook(wb)
     ws = book["规程"]
     row = next(r for r in ws.iter_rows(min_row=2)
                if r[0].value == "groups[0].stages[2].format.rematch")
     row[2].value = rematch
     book.save(wb)
-    fill = lambda s, r, m, t, h, a: (30, 10) if h % 3 == 0 else (10, 12)  # noqa: E731
-    cli("draw", wb, "--seed", 1)
-    for rnd in range(1, 7):
-        fill_results(wb, fill)
-        if rnd < 6:
-            cli("draw", wb)
+    fill = HOME_BY_3
     cli("advance", wb, "--seed", 3)
     for _ in range(6):
         fill_results(wb, fill)

@@ -87,6 +87,63 @@ def random_imps(seed):
     return lambda *a: (rng.randint(0, 50), rng.randint(0, 50))
 
 
+def play_rounds(wb: Path, fill, rounds: int = 6) -> None:
+    """Type ``rounds`` rounds of results with ``fill``, drawing the next round after each but
+    the last (the first stage of Fujian: 6 rounds)."""
+    for rnd in range(1, rounds + 1):
+        fill_results(wb, fill)
+        if rnd < rounds:
+            cli("draw", wb)
+
+
+# ------------------------------------------------------------- states shared by the tests
+# Built once per test run (tests/shared_state.py) and copied into each test's tmp_path: many
+# tests start from the same 20-team Fujian event, numbered by the roster (numbers=True,
+# units=False), round 1 drawn with seed 1.
+
+def _fujian20_drawn(path: Path) -> None:
+    wb = new_event(path.parent, FUJIAN, numbers=True, units=False)
+    assert wb == path
+    cli("draw", wb, "--seed", 1)
+
+
+#: a rule fill (its stage 1 is shared): the home team wins 30 : 10 when its number is a
+#: multiple of 3, loses 10 : 12 otherwise
+HOME_BY_3 = lambda s, r, m, t, h, a: (30, 10) if h % 3 == 0 else (10, 12)  # noqa: E731
+
+#: state -> (the state it starts from, what is done to it)
+FUJIAN20 = {
+    "drawn": (None, _fujian20_drawn),
+    "stage1-imps4": ("drawn", lambda p: play_rounds(p, random_imps(4))),
+    "advanced": ("stage1-imps4", lambda p: cli("advance", p, "--seed", 3)),
+    "stage1-home3": ("drawn", lambda p: play_rounds(p, HOME_BY_3)),
+}
+
+
+def fujian20(shared_book, folder: Path, state: str = "drawn") -> Path:
+    """A copy in ``folder`` (a test's tmp_path) of the 20-team Fujian event numbered by the
+    roster (``new_event(numbers=True, units=False)``, round 1 drawn with seed 1) at ``state``:
+    ``drawn``; ``stage1-imps4``: its first stage played with ``random_imps(4)`` (before
+    advance); ``advanced``: that, then ``advance --seed 3``; ``stage1-home3``: the first stage
+    played with :data:`HOME_BY_3`. Each state is built once per test run (tests/shared_state.py)
+    from the one before it."""
+    from tests.shared_state import copy_of
+    return copy_of(_fujian20_shared(shared_book, state), folder)
+
+
+def _fujian20_shared(shared_book, state: str) -> Path:
+    from tests.shared_state import copy_of
+    before, step = FUJIAN20[state]
+
+    def build(path: Path) -> None:
+        if before is None:
+            step(path)
+        else:
+            assert copy_of(_fujian20_shared(shared_book, before), path.parent) == path
+            step(path)
+    return shared_book(f"fujian20-{state}", build)
+
+
 # --------------------------------------------------------------------------- Fujian flow
 
 def test_fujian_whole_flow_through_the_cli(tmp_path):
@@ -170,10 +227,9 @@ def designed(team=1, margins=(36, 2, 0, 0, 0, 0)):
     return fn
 
 
-def test_qf_loser_joins_consolation_at_round_3_with_25_percent_plus_24(tmp_path):
+def test_qf_loser_joins_consolation_at_round_3_with_25_percent_plus_24(tmp_path, shared_book):
     assert sum((vp(m, 8)[0] for m in (36, 2, 0, 0, 0, 0)), D(0)) == D("70.10")
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
-    cli("draw", wb, "--seed", 1)
+    wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
     assert [r["随机种子"] for r in sheet_rows(wb, "抽签")][0] == "报名表队号"
     for rnd in range(1, 7):
         fill_results(wb, designed())
@@ -222,9 +278,8 @@ def test_qf_loser_joins_consolation_at_round_3_with_25_percent_plus_24(tmp_path)
 
 # ---------------------------------------------------------------- refusing, bad input
 
-def test_draw_refuses_while_tables_are_missing_and_writes_nothing(tmp_path):
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
-    cli("draw", wb, "--seed", 1)
+def test_draw_refuses_while_tables_are_missing_and_writes_nothing(tmp_path, shared_book):
+    wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
     fill_results(wb, lambda s, r, m, t, h, a: None if t in (3, 7) else (10, 12))
     before = digest(wb)
     code, out = cli("draw", wb, ok=False)
@@ -236,9 +291,8 @@ def test_draw_refuses_while_tables_are_missing_and_writes_nothing(tmp_path):
     assert {r["轮次"] for r in sheet_rows(wb, "对阵")} == {1}
 
 
-def test_bad_results_are_named_by_sheet_and_cell(tmp_path):
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
-    cli("draw", wb, "--seed", 1)
+def test_bad_results_are_named_by_sheet_and_cell(tmp_path, shared_book):
+    wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
     book = openpyxl.load_workbook(wb)
     ws = book["成绩"]
     ws["G2"] = "十二"          # text instead of IMPs
@@ -256,9 +310,8 @@ def test_bad_results_are_named_by_sheet_and_cell(tmp_path):
     assert digest(wb) == before
 
 
-def test_board_scores_give_imps_and_must_agree_with_typed_imps(tmp_path):
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
-    cli("draw", wb, "--seed", 1)
+def test_board_scores_give_imps_and_must_agree_with_typed_imps(tmp_path, shared_book):
+    wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
     book = openpyxl.load_workbook(wb)
     bd = book["逐副成绩"]
     # table 1 (1 v 2): board 1 open NS +620, closed NS −100 → 720 → 12 IMPs to the home team
@@ -277,9 +330,8 @@ def test_board_scores_give_imps_and_must_agree_with_typed_imps(tmp_path):
     assert st[1]["IMP得"] == 12 and st[2]["IMP失"] == 12
 
 
-def test_fines_after_conversion_from_the_fines_sheet(tmp_path):
-    wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
-    cli("draw", wb, "--seed", 1)
+def test_fines_after_conversion_from_the_fines_sheet(tmp_path, shared_book):
+    wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
     fill_results(wb, lambda *a: (0, 0))
     book = openpyxl.load_workbook(wb)
     ws = book["罚分"]
