@@ -12,6 +12,17 @@ def data_dir() -> Path:
     return DATA
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _new_workbooks_once(tmp_path_factory):
+    """tests.helpers.new_event builds each preset's new workbook once per worker and copies
+    it with its backups folder (the workbook each test built for itself, the 日志 time of
+    ``new`` aside)."""
+    from tests import helpers
+    helpers.NEW_CACHE = tmp_path_factory.mktemp("new-workbooks")
+    yield
+    helpers.NEW_CACHE = None
+
+
 @pytest.fixture(scope="session")
 def shared_book(tmp_path_factory):
     """``shared_book(key, build, name="event.xlsx")``: the path of a workbook ``build(path)``
@@ -40,6 +51,34 @@ def golden_pairs_book(shared_book):
     the current commands, shared by test_pairs_golden and test_pairs_port."""
     from tests.golden_build import build
     return shared_book("golden-shenzhen", build, "golden.xlsx")
+
+
+@pytest.fixture(scope="session")
+def mid_event_book(shared_book):
+    """``mid_event_book(short, draws)``: :func:`tests.bad_workbooks.mid_event` of preset
+    ``short`` (default seed), built once per run; copy it (``copy_of``) before changing it."""
+    from tests.bad_workbooks import mid_event
+
+    def get(short, draws=2, name="e.xlsx"):
+        return shared_book(f"mid-{short}-{draws}", lambda p: mid_event(short, p, draws=draws),
+                           name)
+    return get
+
+
+@pytest.fixture(scope="session")
+def pairs_drawn_book(shared_book):
+    """A Shenzhen workbook (``tests.helpers.new_event``) with ``four_pairs`` typed and drawn by
+    the CLI with seed 11, built once per run; copy it (``copy_of``) before changing it."""
+    def build(path):
+        from typer.testing import CliRunner
+
+        from bianpai.addin.cli import app
+        from tests.helpers import four_pairs, new_event
+        new_event(path)
+        four_pairs(path)
+        res = CliRunner().invoke(app, ["draw", str(path), "--seed", "11"])
+        assert res.exit_code == 0, res.output
+    return shared_book("pairs-4-drawn-11", build, "e.xlsx")
 
 
 __all__ = ["copy_of"]

@@ -13,10 +13,32 @@ from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 
 
+#: where :func:`new_event` keeps the new workbook of each (preset, language, file name) it has
+#: built (set per test run by tests/conftest.py; None: build every time)
+NEW_CACHE: Path | None = None
+
+
 def new_event(path: Path, preset: str = "shenzhen-guandan-pairs-2023", lang: str = "zh") -> Path:
+    """``bianpai new`` of ``preset`` at ``path`` (through the command). The same new workbook is
+    built once per run and copied (file and backups folder) into each test asking for it."""
+    path = Path(path)
+    if NEW_CACHE is None:
+        _build_new(path, preset, lang)
+        return path
+    from tests.shared_state import copy_of
+    src = NEW_CACHE / f"{preset}-{lang}" / path.name
+    if not src.exists():
+        src.parent.mkdir(parents=True, exist_ok=True)
+        _build_new(src, preset, lang)
+    dest = copy_of(src, path.parent)
+    if dest != path:
+        raise AssertionError((dest, path))
+    return path
+
+
+def _build_new(path: Path, preset: str, lang: str) -> None:
     port = OpenpyxlPort(path, create=True, command="new")
     commands.build_workbook(port, load_preset(preset), lang=lang)
-    return path
 
 
 def pair_row(group, n1, n2, g1="男", g2="男", b1=dt.date(1970, 1, 1), b2=dt.date(1980, 6, 1),

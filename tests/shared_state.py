@@ -66,10 +66,11 @@ def shared_file(factory: pytest.TempPathFactory, key: str, build: Callable[[Path
 def copy_of(src: Path, folder: Path) -> Path:
     """A private copy of a shared workbook in ``folder`` (the test's tmp_path), under the same
     name, with the backups beside it (so ``undo`` finds what the commands before it saved)."""
+    folder.mkdir(parents=True, exist_ok=True)
     dest = folder / src.name
     shutil.copyfile(src, dest)
     backups = src.parent / f"{src.name}.bianpai-backups"
     if backups.is_dir():
-        shutil.copytree(backups, folder / backups.name,
+        shutil.copytree(backups, folder / backups.name, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("lock"))
     return dest

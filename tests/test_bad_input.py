@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from bianpai.addin.cli import app
 from bianpai.workbooks.backups import stack
 from tests.helpers import fill, four_pairs, new_event, pair_row, sheet_rows
+from tests.shared_state import copy_of
 
 runner = CliRunner()
 
@@ -22,11 +23,9 @@ def digest(path):
 
 
 @pytest.fixture
-def drawn(tmp_path):
-    wb = new_event(tmp_path / "e.xlsx")
-    four_pairs(wb)
-    assert run("draw", wb, "--seed", 11).exit_code == 0
-    return wb
+def drawn(tmp_path, pairs_drawn_book):
+    """new_event + four_pairs + draw --seed 11: a copy of the workbook built once per run."""
+    return copy_of(pairs_drawn_book, tmp_path)
 
 
 def first_match(wb):

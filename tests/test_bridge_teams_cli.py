@@ -37,7 +37,22 @@ def new_event(tmp_path: Path, preset: str, n: int = 20, *, numbers: bool = False
               units: bool = True, min_entries: int | None = 2) -> Path:
     """A new workbook with ``n`` teams of 4 players in 报名 and every player's details in 队员
     (men born 1960-01-01: inside both regulations' age rules). ``min_entries`` is written into
-    the 规程 sheet (small fields test one stage; None keeps the preset's minimum)."""
+    the 规程 sheet (small fields test one stage; None keeps the preset's minimum). Each such
+    workbook is built once per worker (``tests.helpers.NEW_CACHE``) and copied."""
+    from tests import helpers
+    from tests.shared_state import copy_of
+    if helpers.NEW_CACHE is None:
+        return _new_event(tmp_path, preset, n, numbers=numbers, units=units,
+                          min_entries=min_entries)
+    src = helpers.NEW_CACHE / f"teams-{preset}-{n}-{numbers}-{units}-{min_entries}" / "event.xlsx"
+    if not src.exists():
+        src.parent.mkdir(parents=True, exist_ok=True)
+        _new_event(src.parent, preset, n, numbers=numbers, units=units, min_entries=min_entries)
+    return copy_of(src, tmp_path)
+
+
+def _new_event(tmp_path: Path, preset: str, n: int, *, numbers: bool, units: bool,
+               min_entries: int | None) -> Path:
     wb = tmp_path / "event.xlsx"
     cli("new", preset, "-o", wb)
     book = openpyxl.load_workbook(wb)

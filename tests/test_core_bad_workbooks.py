@@ -20,8 +20,9 @@ from tests.test_cli_flow import run
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return mid_event("cbsa", tmp_path_factory.mktemp("cbsa-mid") / "e.xlsx", draws=1)
+def built(mid_event_book) -> Path:
+    """``mid_event("cbsa", draws=1)``, built once per run (shared with test_core_row_checks)."""
+    return mid_event_book("cbsa", draws=1)
 
 
 @pytest.fixture

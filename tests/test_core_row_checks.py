@@ -17,6 +17,7 @@ import pytest
 
 from bianpai.workbooks import roster_layouts as RL
 from tests.helpers import digest, fill, four_pairs, new_event, pair_row, sheet_rows
+from tests.shared_state import copy_of
 from tests.test_cli_flow import run
 
 
@@ -28,11 +29,9 @@ def on_core(monkeypatch):
 
 
 @pytest.fixture
-def drawn(on_core, tmp_path):
-    wb = new_event(tmp_path / "e.xlsx")
-    four_pairs(wb)
-    assert run("draw", wb, "--seed", 11).exit_code == 0
-    return wb
+def drawn(on_core, tmp_path, pairs_drawn_book):
+    """new_event + four_pairs + draw --seed 11: a copy of the workbook built once per run."""
+    return copy_of(pairs_drawn_book, tmp_path)
 
 
 def refused(path, *needles, command="rank") -> str:
@@ -150,10 +149,10 @@ def test_penalty_for_a_pair_not_in_the_draw(drawn):
 # ------------------------------------------------------------------ generic: a core event
 
 @pytest.fixture
-def eightball(tmp_path_factory, tmp_path):
-    from tests.bad_workbooks import copy_event, mid_event
-    built = mid_event("cbsa", tmp_path_factory.mktemp("cbsa-rows") / "e.xlsx", draws=1)
-    return copy_event(built, tmp_path / "w")
+def eightball(mid_event_book, tmp_path):
+    """A copy of ``mid_event("cbsa", draws=1)`` (built once per run)."""
+    from tests.bad_workbooks import copy_event
+    return copy_event(mid_event_book("cbsa", draws=1), tmp_path / "w")
 
 
 def test_a_core_result_row_says_why_it_is_not_in_the_schedule(eightball):
