@@ -125,3 +125,78 @@ def decorate_like_excel(path: Path, *, unit_range: str, match_text: str, comment
     chart.add_data(Reference(charts, min_col=2, min_row=1, max_row=2), titles_from_data=True)
     charts.add_chart(chart, "D2")
     book.save(path)
+
+
+def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) -> None:
+    """Type numbers into cells of one sheet, ``cells[(row, column letter)] = number``, the
+    quick way: only that sheet's XML part is rewritten (the workbook is not loaded and saved
+    whole as :func:`fill` does — for flows that type many rounds into a large workbook). The
+    cells keep their style; a row that has no such cell gets it in column order. Falls back to
+    openpyxl for a row the sheet does not have."""
+    import os
+    import re
+    import zipfile
+
+    from openpyxl.utils import column_index_from_string
+
+    if not cells:
+        return
+    path = Path(path)
+    with zipfile.ZipFile(path) as z:
+        book = z.read("xl/workbook.xml").decode("utf-8")
+        rels = z.read("xl/_rels/workbook.xml.rels").decode("utf-8")
+        tag = next((t for t in re.findall(r"<(?:\w+:)?sheet\b[^>]*>", book)
+                    if re.search(r'\bname="%s"' % re.escape(sheet), t)), None)
+        rid = re.search(r'\br:id="([^"]+)"', tag or "")
+        rel = rid and next((t for t in re.findall(r"<Relationship\b[^>]*>", rels)
+                            if re.search(r'\bId="%s"' % re.escape(rid.group(1)), t)), None)
+        target = rel and re.search(r'\bTarget="([^"]+)"', rel).group(1)
+        if not target:
+            raise KeyError(sheet)
+        part = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+        xml = z.read(part).decode("utf-8")
+        entries = [(i, z.read(i.filename)) for i in z.infolist()]
+
+    by_row: dict[int, dict[str, float]] = {}
+    for (r, col), v in cells.items():
+        by_row.setdefault(r, {})[col] = v
+    missing = []
+
+    def number(v) -> str:
+        return repr(v) if isinstance(v, float) else str(int(v))
+
+    def patch_row(m: re.Match) -> str:
+        r = int(m.group(2))
+        if r not in by_row:
+            return m.group(0)
+        body = m.group(3)
+        for col, v in by_row.pop(r).items():
+            ref = f"{col}{r}"
+            cell = re.search(r'<c r="%s"(\s[^>]*?)?(/>|>.*?</c>)' % ref, body, re.S)
+            attrs = re.sub(r'\s+t="[^"]*"', "", (cell.group(1) or "") if cell else "")
+            new = f'<c r="{ref}"{attrs} t="n"><v>{number(v)}</v></c>'
+            if cell:
+                body = body[:cell.start()] + new + body[cell.end():]
+                continue
+            at = len(body)  # insert before the first cell of a later column
+            for c in re.finditer(r'<c r="([A-Z]+)\d+"', body):
+                if column_index_from_string(c.group(1)) > column_index_from_string(col):
+                    at = c.start()
+                    break
+            body = body[:at] + new + body[at:]
+        return m.group(1) + body + "</row>"
+
+    xml = re.sub(r'(<row r="(\d+)"[^>]*>)(.*?)</row>', patch_row, xml, flags=re.S)
+    for r, row in by_row.items():
+        missing.extend(((r, col), v) for col, v in row.items())
+    tmp = path.with_name(path.name + ".typing")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as out:
+        for info, data in entries:
+            out.writestr(info, xml.encode("utf-8") if info.filename == part else data)
+    os.replace(tmp, path)
+    if missing:  # rows the sheet does not have yet: openpyxl writes them
+        wb = openpyxl.load_workbook(path)
+        ws = wb[sheet]
+        for (r, col), v in missing:
+            ws[f"{col}{r}"] = v
+        wb.save(path)
