@@ -127,17 +127,19 @@ def decorate_like_excel(path: Path, *, unit_range: str, match_text: str, comment
     book.save(path)
 
 
-def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) -> None:
-    """Type numbers into cells of one sheet, ``cells[(row, column letter)] = number``, the
-    quick way: only that sheet's XML part is rewritten (the workbook is not loaded and saved
-    whole as :func:`fill` does — for flows that type many rounds into a large workbook). The
-    cells keep their style; a row that has no such cell gets it in column order. Falls back to
-    openpyxl for a row the sheet does not have."""
+def type_cells(path: Path, sheet: str, cells: dict[tuple[int, str | int], object]) -> None:
+    """Type values into existing rows of one sheet, ``cells[(row, column)] = value`` (column
+    a letter or a 1-based number; value a number, a text or None to clear the cell), the quick
+    way: only that sheet's XML part is rewritten (the workbook is not loaded and saved whole
+    as :func:`fill` does — for tests that type into a large workbook). Cells keep their style;
+    a cell the row does not have is inserted in column order. Falls back to openpyxl for a
+    row the sheet does not have."""
     import os
     import re
     import zipfile
+    from xml.sax.saxutils import escape
 
-    from openpyxl.utils import column_index_from_string
+    from openpyxl.utils import column_index_from_string, get_column_letter
 
     if not cells:
         return
@@ -146,7 +148,7 @@ def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) ->
         book = z.read("xl/workbook.xml").decode("utf-8")
         rels = z.read("xl/_rels/workbook.xml.rels").decode("utf-8")
         tag = next((t for t in re.findall(r"<(?:\w+:)?sheet\b[^>]*>", book)
-                    if re.search(r'\bname="%s"' % re.escape(sheet), t)), None)
+                    if re.search(r'\bname="%s"' % re.escape(escape(sheet)), t)), None)
         rid = re.search(r'\br:id="([^"]+)"', tag or "")
         rel = rid and next((t for t in re.findall(r"<Relationship\b[^>]*>", rels)
                             if re.search(r'\bId="%s"' % re.escape(rid.group(1)), t)), None)
@@ -157,13 +159,20 @@ def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) ->
         xml = z.read(part).decode("utf-8")
         entries = [(i, z.read(i.filename)) for i in z.infolist()]
 
-    by_row: dict[int, dict[str, float]] = {}
+    by_row: dict[int, dict[str, object]] = {}
     for (r, col), v in cells.items():
+        col = get_column_letter(col) if isinstance(col, int) else col
         by_row.setdefault(r, {})[col] = v
-    missing = []
 
-    def number(v) -> str:
-        return repr(v) if isinstance(v, float) else str(int(v))
+    def cell_xml(ref: str, attrs: str, v) -> str:
+        if v is None:
+            return f'<c r="{ref}"{attrs}/>'
+        if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+            raise TypeError(f"type_cells types numbers and texts, not {v!r}")
+        if isinstance(v, str):
+            space = ' xml:space="preserve"' if v != v.strip() else ""
+            return f'<c r="{ref}"{attrs} t="inlineStr"><is><t{space}>{escape(v)}</t></is></c>'
+        return f'<c r="{ref}"{attrs} t="n"><v>{v!r}</v></c>'
 
     def patch_row(m: re.Match) -> str:
         r = int(m.group(2))
@@ -174,7 +183,7 @@ def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) ->
             ref = f"{col}{r}"
             cell = re.search(r'<c r="%s"(\s[^>]*?)?(/>|>.*?</c>)' % ref, body, re.S)
             attrs = re.sub(r'\s+t="[^"]*"', "", (cell.group(1) or "") if cell else "")
-            new = f'<c r="{ref}"{attrs} t="n"><v>{number(v)}</v></c>'
+            new = cell_xml(ref, attrs, v)
             if cell:
                 body = body[:cell.start()] + new + body[cell.end():]
                 continue
@@ -187,8 +196,7 @@ def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) ->
         return m.group(1) + body + "</row>"
 
     xml = re.sub(r'(<row r="(\d+)"[^>]*>)(.*?)</row>', patch_row, xml, flags=re.S)
-    for r, row in by_row.items():
-        missing.extend(((r, col), v) for col, v in row.items())
+    missing = [((r, col), v) for r, row in by_row.items() for col, v in row.items()]
     tmp = path.with_name(path.name + ".typing")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as out:
         for info, data in entries:
@@ -200,3 +208,8 @@ def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) ->
         for (r, col), v in missing:
             ws[f"{col}{r}"] = v
         wb.save(path)
+
+
+def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) -> None:
+    """:func:`type_cells` of numbers."""
+    type_cells(path, sheet, cells)

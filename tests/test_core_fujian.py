@@ -25,7 +25,7 @@ from bianpai.engines.core import Match, TypedMatch
 from bianpai.engines.mitchell import boards_from_label
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
-from tests.helpers import digest
+from tests.helpers import digest, type_cells
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 
@@ -116,9 +116,7 @@ def test_80_board_result_for_a_board_not_played_is_named_and_nothing_written(eve
     row = _p80_row(event)
     sched = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
     other = max(boards_from_label(sched[5])) + 1
-    wb = openpyxl.load_workbook(event)
-    wb["逐局成绩"].cell(row, 7, other)
-    wb.save(event)
+    type_cells(event, "逐局成绩", {(row, 7): other})
     before = digest(event)
     res = run("rank", event)
     assert res.exit_code == 2 and f"逐局成绩!G{row}" in res.output
@@ -227,11 +225,8 @@ def test_team_board_games_game_points_to_match_points():
 
 
 def test_a_bad_team_result_is_named_and_nothing_written(event):
-    wb = openpyxl.load_workbook(event)
-    ws = wb["逐局成绩"]
-    row = next(i for i, r in enumerate(ws.iter_rows(values_only=True), start=1) if r[0] == "象棋")
-    ws.cell(row, RESULT, "3-2")
-    wb.save(event)
+    row = next(i for i, r in enumerate(rows(event, "逐局成绩"), start=1) if r[0] == "象棋")
+    type_cells(event, "逐局成绩", {(row, RESULT): "3-2"})
     before = digest(event)
     res = run("rank", event)
     assert res.exit_code == 2 and f"逐局成绩!N{row}" in res.output
@@ -248,9 +243,7 @@ def _p80_row(path: Path, rnd: int = 1, table: int = 1) -> int:
 def test_80_points_not_a_multiple_of_5_are_named_and_nothing_written(event):
     """一4 以多得分为原则: 得分 is card points (5, 10, K), 0–200; 83 cannot happen."""
     row = _p80_row(event)
-    wb = openpyxl.load_workbook(event)
-    wb["逐局成绩"].cell(row, POINTS, 83)
-    wb.save(event)
+    type_cells(event, "逐局成绩", {(row, POINTS): 83})
     before = digest(event)
     res = run("rank", event)
     assert res.exit_code == 2 and f"逐局成绩!H{row}" in res.output and "得分" in res.output
@@ -434,14 +427,11 @@ def test_lineup_names_must_be_registered_players(event):
     for r in rows(event, "报名")[1:]:
         if r[0] == "围棋":
             people.setdefault(r[1], []).append(r[3])
-    wb = openpyxl.load_workbook(event)
-    ws = wb["逐局成绩"]
-    game_rows = [i for i, r in enumerate(ws.iter_rows(values_only=True), start=1)
+    game_rows = [i for i, r in enumerate(rows(event, "逐局成绩"), start=1)
                  if r[0] == "围棋" and r[3] == 1 and r[4] == 1]
     home = people[sched[(1, 1)][7]]
-    for k, i in enumerate(game_rows):
-        ws.cell(i, c0, home[k] if k != 1 else "冒名顶替")
-    wb.save(event)
+    type_cells(event, "逐局成绩", {(i, c0): home[k] if k != 1 else "冒名顶替"
+                                  for k, i in enumerate(game_rows)})
     before = digest(event)
     res = run("rank", event)
     col = openpyxl.utils.get_column_letter(c0)
@@ -473,11 +463,8 @@ def test_lineup_fixed_boards_reserve_on_any_board(event):
     may play board 3 in place of the 3rd; the others keep their boards — accepted."""
     game_rows, c0, home = _go_match_one(event)
     assert len(home) == 5
-    wb = openpyxl.load_workbook(event)
-    ws = wb["逐局成绩"]
-    for k, i in enumerate(game_rows):
-        ws.cell(i, c0, home[4] if k == 2 else home[k])
-    wb.save(event)
+    type_cells(event, "逐局成绩", {(i, c0): home[4] if k == 2 else home[k]
+                                  for k, i in enumerate(game_rows)})
     res = run("rank", event)
     assert res.exit_code == 0, res.output
 
@@ -487,11 +474,8 @@ def test_lineup_out_of_board_order_is_named_and_nothing_written(event):
     台次名单 on board 1 and the 1st on board 2 are both named by cell; two reserves in one match
     break "替换…其中一名队员" (``substitutes_per_round: 1``); nothing is written."""
     game_rows, c0, home = _go_match_one(event)
-    wb = openpyxl.load_workbook(event)
-    ws = wb["逐局成绩"]
-    for i, name in zip(game_rows, [home[1], home[0], home[2], home[3]]):
-        ws.cell(i, c0, name)
-    wb.save(event)
+    type_cells(event, "逐局成绩", {(i, c0): name for i, name in
+                                  zip(game_rows, [home[1], home[0], home[2], home[3]])})
     before = digest(event)
     res = run("rank", event)
     col = openpyxl.utils.get_column_letter(c0)
@@ -665,10 +649,8 @@ def test_a_look_at_an_earlier_round_keeps_the_awards(event):
 def test_a_changed_final_ranking_still_empties_the_awards(event):
     """规程 九: awards follow the final ranking, so one built from an older ranking is emptied by
     ``rank`` (even ``--round 1``) when a result changed the final ranking, and it says so."""
-    wb = openpyxl.load_workbook(event)
-    ws = wb["总排名"]
-    ws.cell(2, 4).value = "改过的队名"  # what the awards were given by differs from the ranking
-    wb.save(event)
+    # what the awards were given by differs from the ranking
+    type_cells(event, "总排名", {(2, 4): "改过的队名"})
     res = run("rank", event, "--round", 1)
     assert res.exit_code == 0, res.output
     assert "旧的奖励表已清空" in res.output
@@ -697,10 +679,8 @@ def test_pairings_name_the_sides_as_the_regulation_does(event):
     head = rows(event, "对阵")[0]
     assert head[6:10] == ("甲方号", "甲方", "乙方号", "乙方")
     assert rows(event, "成绩")[0][5:7] == ("甲方号", "乙方号")
-    wb = openpyxl.load_workbook(event)
-    for c, t in zip(range(7, 11), ("主队号", "主队", "客队号", "客队")):
-        wb["对阵"].cell(1, c).value = t
-    wb.save(event)
+    type_cells(event, "对阵", {(1, c): t for c, t in
+                             zip(range(7, 11), ("主队号", "主队", "客队号", "客队"))})
     before = rows(event, "排名")
     res = run("rank", event)
     assert res.exit_code == 0, res.output
