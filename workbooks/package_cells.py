@@ -165,6 +165,18 @@ def _col_index(ref: str) -> int:
     return column_index_from_string(_CELL.match(ref).group(1))
 
 
+def _insert_in_order(parent, by_index: dict[int, object], index: int, element) -> None:
+    """Put ``element`` (a row ``r`` or a cell's column ``index``) into ``parent`` before the
+    first child of a higher index in ``by_index`` (else last), and record it there: rows and
+    cells of a sheet's XML must stay in order."""
+    later = [n for n in by_index if n > index]
+    if later:
+        by_index[min(later)].addprevious(element)
+    else:
+        parent.append(element)
+    by_index[index] = element
+
+
 def _patch_cells(data: bytes, ws, cells: dict[tuple[int, int], bool], merger: StyleMerger
                  ) -> bytes:
     """Write the in-memory values of ``cells`` of ``ws`` into its original sheet XML."""
@@ -186,12 +198,7 @@ def _patch_cells(data: bytes, ws, cells: dict[tuple[int, int], bool], merger: St
         row = rows.get(r)
         if row is None:
             row = etree.Element(_q("row"), r=str(r))
-            later = [n for n in rows if n > r]
-            if later:
-                rows[min(later)].addprevious(row)
-            else:
-                sd.append(row)
-            rows[r] = row
+            _insert_in_order(sd, rows, r, row)
         row.attrib.pop("spans", None)
         existing = {}
         col = 0
@@ -216,13 +223,9 @@ def _patch_cells(data: bytes, ws, cells: dict[tuple[int, int], bool], merger: St
             if old is not None:
                 old.addprevious(new)
                 row.remove(old)
+                existing[c] = new
             else:
-                after = [n for n in existing if n > c]
-                if after:
-                    existing[min(after)].addprevious(new)
-                else:
-                    row.append(new)
-            existing[c] = new
+                _insert_in_order(row, existing, c, new)
     dim = root.find(_q("dimension"))
     if dim is not None and rows:
         from openpyxl.utils.cell import range_boundaries
