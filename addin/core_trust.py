@@ -38,13 +38,18 @@ MERGEABLE = {"group", "stage", "pool", "round", "table", "team", "unit", "role",
 
 def check_record_sheets(ev: CoreEvent) -> None:
     """After the draw (the hidden copy of 抽签, or for a style without record copies the other
-    of the two sheets with rows), 抽签 and 对阵 must exist (Chinese or English names). A
-    missing one is one error naming the sheet (the first cause); the errors about 对阵, 成绩,
-    逐局成绩 and 罚分 it causes (every team "not in the draw") are dropped."""
+    of the two sheets with rows), 抽签 and 对阵 must exist (Chinese or English names) with
+    their required columns. A missing one is one error naming the sheet, a missing column one
+    error at its header row (the first cause); the errors about 对阵, 成绩, 逐局成绩 and 罚分 it
+    causes (every team "not in the draw") are dropped."""
     names = ev.port.sheet_names()
     shown = [shown_layout(ev.reg, lay) for lay in (K.DRAW, K.SCHEDULE)]
     missing = [lay for lay in shown if find_sheet(ev.port, lay) is None]
-    if not missing:
+    # a sheet there whose header lost a required column (named at its header row) is not read
+    # either: its rows would make every match or team "not in the draw"
+    headless = [e for e in ev.errors if getattr(e, "cell", None) == "1:1"
+                and e.sheet in {find_sheet(ev.port, lay) for lay in shown if lay not in missing}]
+    if not missing and not headless:
         return
     # drawn: the hidden copy, or (a style without record copies) the other sheet has rows
     kept = [find_sheet(ev.port, lay) for lay in shown if lay not in missing]
@@ -53,7 +58,8 @@ def check_record_sheets(ev: CoreEvent) -> None:
     follow = {find_sheet(ev.port, lay) or lay.zh for lay in (
         shown_layout(ev.reg, k) for k in (K.SCHEDULE, ev.lay.results, ev.lay.games, K.PENALTIES,
                                           K.ENTRIES))}
-    ev.errors[:] = [e for e in ev.errors if getattr(e, "sheet", None) not in follow]
+    ev.errors[:] = [e for e in ev.errors
+                    if getattr(e, "sheet", None) not in follow or e in headless]
     for lay in missing:
         ev.errors.insert(0, InputError(
             f"缺少“{lay.zh}”工作表：本赛事已抽签，此表由命令生成，是编排和成绩的依据（被删除或改名？"

@@ -80,8 +80,8 @@ def read_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, *,
     v = style_of(reg).view(reg, layout.key)
     if v is None:
         return read_table(port, layout, errors=errors, required=required)
-    return v.to_core(read_table(port, v.layout, errors=errors, required=required), layout,
-                     errors)
+    return v.to_core(read_table(port, v.read_layout(layout), errors=errors, required=required),
+                     layout, errors)
 
 
 def append_core_rows(port: WorkbookPort, reg: Regulation, layout: SheetLayout, rows: list[list],

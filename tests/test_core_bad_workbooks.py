@@ -249,3 +249,59 @@ def test_rows_are_appended_under_their_headers_when_a_column_was_inserted(tmp_pa
     assert len(new) == 7 and all(r[0] is None and r[1] == "排位赛" for r in new), new
     res = run("check", wb)
     assert "错误 0 处" in " ".join(res.output.split()), res.output
+
+
+@pytest.fixture
+def bridge_mid(tmp_path) -> Path:
+    """A copy of a mid-event otog bridge team workbook (round 3 drawn, untyped)."""
+    wb = tmp_path / "event.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "mid-otog-bridge-teams.xlsx", wb)
+    return wb
+
+
+def test_a_renamed_header_of_a_style_shown_schedule_is_the_one_cause(bridge_mid):
+    """Issue 12 on the bridge style (bench: 对阵!B1 '轮次' renamed): 对阵 is shown in the style's
+    columns; a column showing a required core column (轮次) renamed was read as blank and
+    crashed draw and rank with a TypeError. Now one error at 对阵!1:1, none on the sheets that
+    refer to 对阵, nothing written."""
+    edit(bridge_mid, lambda wb: setattr(wb["对阵"]["B1"], "value", "轮次X"))
+    for command in ("rank", "draw"):
+        out = refused(bridge_mid, command, "对阵!1:1", "“对阵”表缺少“轮次”列", "1 处问题")
+        assert "逐副成绩!" not in out and "成绩!" not in out.replace("逐副成绩", "")
+
+
+def test_draw_numbers_swapped_after_the_draw_are_named_against_the_pairings(bridge_mid):
+    """Issue 12 on the bridge style (bench: 抽签 numbers swapped): a style without hidden record
+    copies ranked the swapped numbers silently (rounds 1–2 given to other teams). 对阵 shows
+    each number's drawn name: a number whose name there is not its 抽签 name is named once, at
+    the 对阵 cell, and nothing is written."""
+    def swap(wb):
+        ws = wb["抽签"]
+        ws["A2"].value, ws["A5"].value = ws["A5"].value, ws["A2"].value
+    edit(bridge_mid, swap)
+    out = refused(bridge_mid, "rank", "对阵!F2", "抽签或对阵在编排后被改动", "2 处问题")
+    assert "1 号是“乌兰镇三队”，但“抽签”表中 1 号是“乌兰镇一队”" in out
+
+
+def test_a_side_shown_twice_is_read_from_its_own_column(bridge_mid):
+    """The bridge 对阵 shows the away team in 客队号 and again in 开室东西/闭室南北: it is read
+    (and named in messages) from 客队号, the column an arbiter edits."""
+    from bianpai.addin.core_views import read_core_sheet
+    from bianpai.templates.presets_io import load_preset
+    from bianpai.workbooks import core_layouts as K
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    df = read_core_sheet(OpenpyxlPort(bridge_mid), load_preset("otog-bridge-teams"), K.SCHEDULE,
+                         errors=[])
+    assert df.attrs["columns"]["side0"] == "E" and df.attrs["columns"]["side1"] == "G"
+
+
+def test_a_renamed_optional_column_of_a_style_shown_sheet_is_refused(tmp_path):
+    """Issue 12 on the pairs style (bench: 成绩!G1 '南北得分' renamed): the style's 成绩 (a view
+    of the core's 逐局成绩) lost the column every board score is typed in, and rank ranked
+    "尚未录入任何成绩" — by the draw alone. A column a view reads back must be there, as on
+    the core's own sheets: one error at 成绩!1:1, nothing written."""
+    wb = tmp_path / "event.xlsx"
+    shutil.copyfile(Path(__file__).parent / "data" / "cases" / "mid-shenzhen-guandan-pairs.xlsx", wb)
+    edit(wb, lambda b: setattr(b["成绩"]["G1"], "value", "南北得分X"))
+    out = refused(wb, "rank", "成绩!1:1", "“成绩”表缺少“南北得分”列", "1 处问题")
+    assert "尚未录入" not in out

@@ -57,6 +57,21 @@ class SheetView:
         """The layout the sheet is shown in, for the core layout ``core``."""
         return self.layout_of(core) if self.layout_of is not None else self.layout
 
+    def read_layout(self, core: SheetLayout) -> SheetLayout:
+        """The shown layout as read back: a view column that shows a required column of
+        ``core`` is required too (a deleted or renamed header is named at the header row, and
+        a blank cell at its cell), as the core's own sheet would be."""
+        shown = self.shown(core)
+        need = {c.key for c in core.columns if c.required}
+        make = [i for i, col in enumerate(shown.columns) if not col.required
+                and isinstance(src := self.source.get(col.key, col.key), str) and src in need]
+        if not make:
+            return shown
+        cols = list(shown.columns)
+        for i in make:
+            cols[i] = cols[i].model_copy(update={"required": True})
+        return shown.model_copy(update={"columns": cols})
+
     def rows(self, core: SheetLayout, rows: list[list], lang: str = "zh",
              extra: list[dict] | None = None) -> list[list]:
         """``rows`` in the columns of ``core`` → rows in the view's columns; ``extra``: per row,
@@ -82,7 +97,10 @@ class SheetView:
         ``inverse`` function refuses goes to ``errors`` at its cell (sheet!column+row) and is
         marked bad (``attrs["bad_rows"]``: not read further)."""
         letters = dict(df.attrs.get("columns", {}))
-        back = {src: key for key, src in self.source.items() if isinstance(src, str)}
+        back: dict[str, str] = {}
+        for key, src in self.source.items():  # a core column shown twice is read from the
+            if isinstance(src, str):           # first (客队号, not 闭室南北 that repeats it)
+                back.setdefault(src, key)
         cols, data = {}, {}
         bad: set = set(df.attrs.get("bad_rows", set()))
         row_cols: dict[tuple, str] = {}
@@ -125,6 +143,10 @@ class SheetView:
         # object columns throughout: an int cell stays an int, an empty one None
         out = pd.DataFrame(data, index=df.index, columns=wanted, dtype=object)
         out.attrs = {**df.attrs, "columns": SharedMap(cols), "view": True}
+        if "sheet" in df.attrs:  # optional columns read back whose header is not there (zh, en)
+            out.attrs["absent"] = tuple((c.zh, c.en) for c in self.shown(core).columns
+                                        if not c.required and c.key not in letters
+                                        and not callable(self.source.get(c.key)))
         if row_cols:
             out.attrs["row_columns"] = SharedMap(row_cols)
         if bad:
