@@ -94,15 +94,19 @@ def _schedule_rows(ev: CoreEvent, extra: list[tuple[Group, Stage, Match]]) -> li
                 wave = si
             ms = ev.stage_matches(g, s) + [m for gg, ss, m in extra if gg is g and ss is s]
             for m in ms:
-                a, b = (m.sides + (None,))[:2]
-                res, note = _result_text(ev, g, s, m)
                 key = (wave, m.round, si) if by_round else (si, m.round)
-                keyed.append((key + (str(m.pool or ""), m.table), [
-                    ev.gname(g), ev.sname(s), m.pool, m.round, m.table, m.label,
-                    a, ev.name_of(g, a), b, ev.name_of(g, b) if b is not None else
-                    ("轮空" if ev.lang == "zh" else "bye"), res, note]))
+                keyed.append((key + (str(m.pool or ""), m.table), schedule_row(ev, g, s, m)))
         rows += [r for _k, r in sorted(keyed, key=lambda kr: kr[0])]
     return rows
+
+
+def schedule_row(ev: CoreEvent, g: Group, s: Stage, m: Match) -> list:
+    """The 对阵 row of match ``m`` in the core's columns (:data:`core_layouts.SCHEDULE`)."""
+    a, b = (m.sides + (None,))[:2]
+    res, note = _result_text(ev, g, s, m)
+    return [ev.gname(g), ev.sname(s), m.pool, m.round, m.table, m.label,
+            a, ev.name_of(g, a), b, ev.name_of(g, b) if b is not None else
+            ("轮空" if ev.lang == "zh" else "bye"), res, note]
 
 
 def _sides_text(ev: CoreEvent, g: Group, m: Match) -> str:

@@ -25,7 +25,10 @@ GAME_ROWS = 6  # blank game rows on a slip when the scoring does not fix the num
 
 
 def _sides(ev: CoreEvent, s: Stage) -> list[tuple[str, str]]:
-    labels = getattr(type(s.format), "side_labels", None) or ev.lay.sides
+    """The stage's side titles: the regulation's ``side_titles``, else the scoring's (a pairs
+    scoring: 南北/东西), else the format's, else the event's."""
+    labels = getattr(type(s.scoring), "side_labels", None) or \
+        getattr(type(s.format), "side_labels", None) or ev.lay.sides
     return list(ev.lay.sides if ev.reg.side_titles else labels)
 
 
@@ -63,11 +66,32 @@ def _write(ev: CoreEvent, layout, grid, fmt, anchor: str) -> None:
                             position=P.position_after(ev.port.sheet_names(), anchor))
 
 
+def _card_lines(ev: CoreEvent, new: list[tuple[Group, Stage, Match]]) -> dict[tuple, list[str]]:
+    """The lines a card shows below the sides when the style's 对阵 declares them
+    (``SheetView.card_columns``: 牌号, 座位 …): ``title：value`` of each non-empty one, as 对阵
+    shows the match, by match key. Empty without such a declaration (the match label is shown)."""
+    from bianpai.addin.core_draw import schedule_row  # noqa: PLC0415
+    from bianpai.addin.core_views import style_of  # noqa: PLC0415
+    from bianpai.workbooks import core_layouts as K  # noqa: PLC0415
+    view = style_of(ev.reg).view(ev.reg, K.SCHEDULE.key)
+    if view is None or not view.card_columns or not new:
+        return {}
+    cols = [(i, c) for i, c in enumerate(view.layout.columns) if c.key in view.card_columns]
+    out = {}
+    for g, s, m in new:
+        row = view.rows(K.SCHEDULE, [schedule_row(ev, g, s, m)], ev.lang)[0]
+        out[(g.id, s.id, m.pool, m.round, m.table)] = [
+            f"{c.zh if ev.lang == 'zh' else c.en}{'：' if ev.lang == 'zh' else ': '}{row[i]}"
+            for i, c in cols if row[i] not in (None, "")]
+    return out
+
+
 def round_papers(ev: CoreEvent, new: list[tuple[Group, Stage, Match]]) -> tuple[list, list]:
     """``(cards, slips)`` (shapes of :mod:`bianpai.workbooks.paper`) of the non-bye matches in
     ``new`` (``(group, stage, match)`` as the draw made them), by group, stage, round, pool,
     table."""
     order = {g.id: i for i, g in enumerate(ev.reg.groups)}
+    shown = _card_lines(ev, new)
     cards, slips = [], []
     for g, s, m in sorted(new, key=lambda t: (order.get(t[0].id, 0), t[0].stages.index(t[1])
                                               if t[1] in t[0].stages else 0, t[2].round,
@@ -77,9 +101,10 @@ def round_papers(ev: CoreEvent, new: list[tuple[Group, Stage, Match]]) -> tuple[
         sides = _sides(ev, s)
         who = [(_side_title(ev, sides, i), n, ev.name_of(g, n), ev.unit_of(g, n))
                for i, n in enumerate(m.sides)]
-        extra = []
-        if m.label:
-            extra.append(("场次/用牌：" if ev.lang == "zh" else "Match / boards: ") + str(m.label))
+        extra = shown.get((g.id, s.id, m.pool, m.round, m.table))
+        if extra is None:
+            extra = [("场次/用牌：" if ev.lang == "zh" else "Match / boards: ") + str(m.label)] \
+                if m.label else []
         card = dict(heading=_heading(ev, g, s, m), table=m.table, sides=who, extra=extra)
         cards.append(card)
         gcols, mcols = s.scoring.entry_game_columns(), s.scoring.entry_match_columns()
@@ -87,8 +112,29 @@ def round_papers(ev: CoreEvent, new: list[tuple[Group, Stage, Match]]) -> tuple[
         n_games = n_games if isinstance(n_games, int) and n_games > 0 else GAME_ROWS
         slips.append(dict(card, game_titles=_titles(ev, gcols, sides),
                           games=n_games if gcols else 0,
-                          match_titles=_titles(ev, mcols, sides)))
+                          match_titles=_titles(ev, mcols, sides),
+                          **_game_rows(ev, g, m, n_games if gcols else 0)))
     return cards, slips
+
+
+def _game_rows(ev: CoreEvent, g: Group, m: Match, n: int) -> dict:
+    """How a slip names its game rows when the style shows 逐局成绩 in its own columns: the
+    title of the view's column that shows the game (副号, 牌号) and, when that column is
+    computed (牌号 counted across the event), the numbers it shows for this match's games."""
+    from bianpai.addin.core_views import style_of  # noqa: PLC0415
+    view = style_of(ev.reg).view(ev.reg, ev.lay.games.key)
+    if view is None or not n:
+        return {}
+    col = next((c for c in view.layout.columns if view.source.get(c.key) == "game"
+                or view.inverse.get("game", (None,))[0] == c.key), None)
+    if col is None:
+        return {}
+    out = {"game_word": col.zh if ev.lang == "zh" else col.en}
+    fn = view.source.get(col.key)
+    if callable(fn):
+        out["game_numbers"] = [fn({"game": i, "round": m.round, "group": ev.gname(g)}, ev.lang)
+                               for i in range(1, n + 1)]
+    return out
 
 
 def write_round_papers(ev: CoreEvent, new: list[tuple[Group, Stage, Match]]) -> None:
@@ -238,12 +284,12 @@ def write_rank_papers(ev: CoreEvent, upto_round: int | None = None) -> None:
 
 
 def members_of(ev: CoreEvent, g: Group, number: int) -> list[str]:
-    """The people of entrant ``number`` (队员1…6 of a team or pair, the player of an
-    individual entry): each gets a certificate — or the entrant's own name once, when the
-    roster layout gives one certificate per entrant (``certificate_per_entrant``)."""
-    if roster_layout(ev.reg.roster_layout).certificate_per_entrant:
-        return [ev.name_of(g, number)]
-    people = [ev.roster_value(g, number, f"player{i}") for i in range(1, 7)]
+    """The people of entrant ``number`` (队员1…6 of a team, 选手1/选手2 of a pair — the
+    roster layout's ``name_parts`` —, the player of an individual entry): each gets a
+    certificate (issue 12: one per person)."""
+    keys = roster_layout(ev.reg.roster_layout).name_parts or \
+        tuple(f"player{i}" for i in range(1, 7))
+    people = [ev.roster_value(g, number, k) for k in keys]
     people = [str(p) for p in people if p is not None and str(p).strip()]
     return people or [ev.name_of(g, number)]
 

@@ -59,6 +59,9 @@ class GuandanPairsCore(ScoringDefaults):
     :class:`bianpai.engines.guandan.GuandanScoring`; the settings are its fields)."""
 
     scope: ClassVar[str] = "stage"
+    #: a pair sits 南北 or 东西 (its matchpoints are compared with the same direction's): the
+    #: side titles of the printed papers, whatever the format names its sides
+    side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("南北", "NS"), ("东西", "EW"))
     #: a 罚分 value means minutes or % of a top by its kind (0 for 迟到一轮): checked by
     #: :meth:`penalty_pct`, not by the generic size check
     checks_own_penalties: ClassVar[bool] = True

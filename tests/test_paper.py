@@ -321,3 +321,74 @@ def test_terminal_prints_knockout_matches_and_final_places():
     with progress_bar(con, "抽签编排", total=2) as step:
         step("第1轮")
         step("第2轮")
+
+
+# ------------------------------------------------------------ the pairs and bridge team styles
+
+CASES = Path(__file__).parent / "data" / "cases"
+
+
+def _mid(name: str, tmp_path: Path) -> Path:
+    import shutil
+    path = tmp_path / f"{name}.xlsx"
+    shutil.copyfile(CASES / f"{name}.xlsx", path)
+    return path
+
+
+def _round_papers(path: Path, rnd: int):
+    from bianpai.addin.competition import load_core_event
+    from bianpai.addin.core_paper import round_papers
+    ev = load_core_event(OpenpyxlPort(path))
+    g = ev.reg.groups[0]
+    s = g.stages[0]
+    return ev, round_papers(ev, [(g, s, m) for m in ev.stage_matches(g, s) if m.round == rnd])
+
+
+def test_pairs_table_cards_and_slips_name_ns_ew_and_the_boards(tmp_path):
+    """Issue 12 on the pairs style: a card per table with 南北/东西 (the pairs scoring's sides,
+    not the round robin's 主队/客队) and the round's boards as 对阵 shows them (牌号 7-12 in
+    round 2); the slip's rows are those boards, and its signature line names 南北 and 东西."""
+    ev, (cards, slips) = _round_papers(_mid("mid-shenzhen-guandan-pairs", tmp_path), 2)
+    assert len(cards) == 4 and [c["table"] for c in cards] == [1, 2, 3, 4]
+    assert [s[0] for s in cards[0]["sides"]] == ["南北", "东西"]
+    assert cards[0]["extra"] == ["牌号：7-12"]
+    assert slips[0]["game_word"] == "牌号" and slips[0]["game_numbers"] == [7, 8, 9, 10, 11, 12]
+    grid, _fmt = P.score_slips(slips[:1])
+    flat = [str(v) for r in grid for v in r if v not in (None, "")]
+    assert "南北签字：__________" in " ".join(flat) and "东西签字" in " ".join(flat)
+    assert "12" in flat and "1" not in flat
+
+
+def test_bridge_table_cards_show_boards_and_seating(tmp_path):
+    """Issue 12 on the bridge team style: 主队/客队, the boards and the open/closed room seating
+    of 对阵 on the card (not the position label 1vs8); the slip's rows are 副号 1–10."""
+    ev, (cards, slips) = _round_papers(_mid("mid-otog-bridge-teams", tmp_path), 3)
+    assert len(cards) == 4
+    assert [s[0] for s in cards[0]["sides"]] == ["主队", "客队"]
+    assert cards[0]["extra"][0] == "牌号：1-10" and cards[0]["extra"][1].startswith("座位：主队开室南北")
+    assert not any("vs" in line for c in cards for line in c["extra"])
+    assert slips[0]["game_word"] == "副号" and slips[0]["games"] == 10
+    assert "game_numbers" not in slips[0]  # 副号 counted per match: 1 … 10
+
+
+def test_pairs_and_bridge_rank_print_the_bulletin_and_the_rank_chart(tmp_path):
+    """Issue 12 on the ported styles: rank writes 成绩公告 (the round's results, the standings,
+    the chief arbiter's signature) and 排名走势 with a native chart per group."""
+    for name, groups in (("mid-shenzhen-guandan-pairs", 3), ("mid-otog-bridge-teams", 1)):
+        path = _mid(name, tmp_path)
+        res = run("rank", path)
+        assert res.exit_code == 0, res.output
+        wb = openpyxl.load_workbook(path)
+        text = [str(v) for r in _values(wb["成绩公告"]) for v in r if v]
+        assert sum("裁判长签字" in t for t in text) == groups, name
+        assert len(wb["排名走势"]._charts) == groups, name
+
+
+def test_a_pair_gets_a_certificate_per_player(tmp_path):
+    """Issue 12 (证书 one per person): each player of a pair (选手1, 选手2 of its 报名 row)."""
+    from bianpai.addin.competition import load_core_event
+    from bianpai.addin.core_paper import members_of
+    ev = load_core_event(OpenpyxlPort(_mid("mid-shenzhen-guandan-pairs", tmp_path)))
+    g = ev.reg.groups[0]
+    for n in (1, 2):
+        assert members_of(ev, g, n) == ev.name_of(g, n).split("/") and len(members_of(ev, g, n)) == 2

@@ -68,7 +68,8 @@ def test_bridge_team_style_is_declared_and_on_the_core():
     assert [c.zh for c in rl.table.columns][:3] == ["队号", "队名", "地市/单位"]
     assert rl.lot == "event"
     style = sheet_set("bridge-teams")
-    assert not style.record_copies and not style.round_papers and not style.withdrawals_sheet
+    assert not style.record_copies and not style.withdrawals_sheet
+    assert style.round_papers and style.rank_papers  # issue 12: every event's paper
     assert style.advance_ranking_seed and style.stage_standings is not None
 
 
@@ -137,12 +138,14 @@ def test_core_first_stage_rows_equal(whole_flow, preset):
 @pytest.mark.parametrize("preset", G.PRESETS)
 def test_core_keeps_no_hidden_record_copies(whole_flow, preset):
     """The style checks its 抽签 against the roster rows: no ``_bianpai_draw`` sheet, and no
-    桌卡/记分单/退赛/交叉表/成绩公告/排名走势 the pipeline's workbook does not have; the core's
-    sheets beyond the pipeline's are only those still open (none: 晋级 is shown as 带分 and 排名
-    as one 排名-‹阶段› per stage, without ``_bianpai_entries``)."""
+    退赛/交叉表 the pipeline's workbook does not have; the core's sheets beyond the pipeline's
+    are the paper of issue 12 (桌卡, 记分单, 成绩公告, 排名走势) and those still open (none: 晋级
+    is shown as 带分 and 排名 as one 排名-‹阶段› per stage, without ``_bianpai_entries``)."""
     names = set(whole_flow[preset])
-    assert not names & {"_bianpai_draw", "桌卡", "记分单", "退赛", "交叉表", "成绩公告", "排名走势"}
-    assert names - set(G.load(preset)) <= OPEN_CORE_SHEETS
+    assert not names & {"_bianpai_draw", "退赛", "交叉表"}
+    paper = {"桌卡", "记分单", "成绩公告", "排名走势"}
+    assert paper <= names
+    assert names - set(G.load(preset)) <= OPEN_CORE_SHEETS | paper
 
 
 def test_a_knockout_extra_boards_row_is_read_as_the_match_extra_imps(on_core):

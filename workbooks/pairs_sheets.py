@@ -133,5 +133,6 @@ def pairs_views(reg: Regulation) -> dict[str, SheetView]:
                                    inverse={"points": ("pct_of_top", points, read_from)}),
         K.SCHEDULE.key: SheetView(L.SCHEDULE, {"ns": "side0", "ns_name": "side0_name",
                                                "ew": "side1", "ew_name": "side1_name",
-                                               "boards": boards}),
+                                               "boards": boards},
+                                   card_columns=("boards",)),
     }

@@ -114,14 +114,18 @@ def score_slips(slips: list[dict], lang: str = "zh") -> tuple[Grid, SheetFormat]
         sh.add([head], merge=True, font_size=16, bold=True, height=30)
         for side in slip["sides"]:
             sh.add([_side_line(side, lang)], merge=True, font_size=13, height=24, align="left")
-        for titles, rows, first in ((slip.get("game_titles") or [], slip.get("games", 0),
-                                     "局" if lang == "zh" else "Game"),
-                                    (slip.get("match_titles") or [], 1, "")):
+        for line in slip.get("extra", []):  # 牌号, 座位 as 对阵 shows them
+            sh.add([line], merge=True, font_size=11, height=20, align="left")
+        games = slip.get("games", 0)
+        numbers = slip.get("game_numbers") or list(range(1, games + 1))
+        for titles, rows, first in ((slip.get("game_titles") or [], numbers,
+                                     slip.get("game_word") or ("局" if lang == "zh" else "Game")),
+                                    (slip.get("match_titles") or [], [""], "")):
             if not titles:
                 continue
             sh.add([first, *titles], bold=True, border=True, height=30)
-            for i in range(1, rows + 1):
-                sh.add([i if first else "", *[""] * len(titles)], border=True, height=28)
+            for i in rows:
+                sh.add([i, *[""] * len(titles)], border=True, height=28)
             sh.add([], height=10)
         s0 = slip["sides"][0][0] if slip["sides"] else ""
         s1 = slip["sides"][1][0] if len(slip["sides"]) > 1 else ""

@@ -129,21 +129,20 @@ ENTRANT_ROUNDS = SheetLayout(key="entrant_rounds", zh="逐轮成绩", en="Rounds
 
 SHEET_SETS: dict[str, SheetSet] = {
     "pairs": SheetSet("pairs", schedule_whole=True, views=pairs_views, record_copies=False,
-                      round_papers=False, withdrawals_sheet=False, final_sheet=False,
-                      rank_papers=False, entry_order=("games", "results"), crosstable_sep="／",
+                      withdrawals_sheet=False, final_sheet=False, entry_order=("games", "results"), crosstable_sep="／",
                       entrant_rounds=True, quiet_unset=False,
                       draw_summary=pairs_draw_summary, rank_summary=pairs_rank_summary,
                       plain_data=True, status_words=PAIRS_WORDS, awards_unfinished=True),
     # the bridge team workbook (docs/teams-port.md): its own columns, no hidden record copies,
-    # no 桌卡/记分单, no 退赛 sheet
+    # no 退赛 sheet; 桌卡/记分单/成绩公告/排名走势 as every core style (issue 12's paper)
     "bridge-teams": SheetSet("bridge-teams", views=bridge_team_views, record_copies=False,
-                             round_papers=False, withdrawals_sheet=False, quiet_unset=False,
+                             withdrawals_sheet=False, quiet_unset=False,
                              draw_on_advance=True, schedule_by_round=True,
                              draw_summary=bridge_teams_draw_summary, seed_only_with_lots=False,
                              advance_summary=bridge_teams_advance_summary,
                              new_title=("新建团体赛工作簿", "new team workbook"),
                              rank_summary=bridge_teams_rank_summary, awards_logs_entries=True,
-                             rank_papers=False, crosstable=False,
+                             crosstable=False,
                              bracket_sheet=BRACKET_SHEET, new_headers=False,
                              as_written=True, advance_ranking_seed=True,
                              stage_standings=stage_standings_view,

@@ -52,6 +52,8 @@ class SheetView:
     #: the view's layout from the core's when its columns depend on the event (交叉表: one
     #: column per pool position); ``layout`` otherwise
     layout_of: Callable[[SheetLayout], SheetLayout] | None = None
+    #: view keys of 对阵 a 桌卡/记分单 shows under the sides, as 对阵 shows them (牌号, 座位)
+    card_columns: tuple[str, ...] = ()
 
     def shown(self, core: SheetLayout) -> SheetLayout:
         """The layout the sheet is shown in, for the core layout ``core``."""

@@ -98,7 +98,8 @@ def bridge_team_views(reg: Regulation) -> dict[str, SheetView]:
             "open_ns": lambda d, _l: played(d, "side0"), "open_ew": "side1",
             "closed_ns": "side1", "closed_ew": lambda d, _l: played(d, "side0"),
             "boards": boards, "seats": seats},
-            inverse={"label": ("match", lambda rec: rec.get("match"))}),
+            inverse={"label": ("match", lambda rec: rec.get("match"))},
+            card_columns=("match", "boards", "seats")),
         # a row whose 场次 ends in 加赛 holds the extra boards of a tied knockout match (九（二）)
         "results": SheetView(T.TEAM_RESULTS, {**label, "home": "side0", "away": "side1"},
                              inverse={"extra_row": ("match", lambda rec: str(
