@@ -163,6 +163,29 @@ def write_golden(path: Path) -> None:
             json.dumps(rows, ensure_ascii=False, indent=0), encoding="utf-8")
 
 
+#: the paper issue 12 asks of every event (桌卡, 记分单 by draw; 成绩公告, 排名走势 by rank): the
+#: golden workbooks, made before, have none of it
+PAPER = ["桌卡", "记分单", "成绩公告", "排名走势"]
+
+
+def per_person(certificates: list[list]) -> list[list]:
+    """A golden 荣誉证书 of one page per pair (“甲/乙：”) as issue 12 wants it: the same page for
+    each player under their own name, the pair named in the sentence (as a team member's team
+    is)."""
+    out, page = [], []
+    for row in list(certificates) + [["荣 誉 证 书"]]:
+        if row and row[0] == "荣 誉 证 书" and page:
+            i = next(k for k, r in enumerate(page) if str(r[0] or "").endswith("："))
+            pair = page[i][0].rstrip("：")
+            for person in pair.split("/"):
+                out += [*page[:i], [f"{person}：", *page[i][1:]],
+                        [page[i + 1][0].replace("比赛中荣获", f"比赛中（{pair}）荣获"),
+                         *page[i + 1][1:]], *page[i + 2:]]
+            page = []
+        page.append(row)
+    return out
+
+
 def load_golden() -> dict[str, list[list]]:
     """The stored golden sheets, in sheet order."""
     names = json.loads((GOLDEN / "sheets.json").read_text(encoding="utf-8"))

@@ -150,8 +150,7 @@ def test_core_draws_the_whole_golden_schedule_at_once(tmp_path, on_core):
 #: 荣誉证书 is the golden one split per person (issue 12), below
 CLOSED = ["规程", "报名", "校验", "抽签", "对阵", "成绩", "轮成绩", "罚分", "成绩汇总", "排名", "交叉表", "奖励",
           "_bianpai_settings", "领奖签收表", "证书"]
-#: the paper issue 12 asks of every event, beyond the Shenzhen workbook's sheets
-PAPER = ["桌卡", "记分单", "成绩公告", "排名走势"]
+from tests.golden_build import PAPER  # noqa: E402  (issue 12's paper, beyond the golden sheets)
 
 
 @pytest.fixture(scope="module")
@@ -187,17 +186,8 @@ def test_core_writes_a_certificate_per_player_of_a_pair(golden_on_core):
     """Issue 12 (证书 one per person): the golden 荣誉证书 gave a pair one page (“选手01/选手02：”);
     each player now gets the golden page under their own name, the pair named in the sentence
     as a team member's team is."""
-    want, page = [], []
-    for row in load_golden()["荣誉证书"] + [["荣 誉 证 书"]]:
-        if row and row[0] == "荣 誉 证 书" and page:
-            i = next(k for k, r in enumerate(page) if str(r[0] or "").endswith("："))
-            pair = page[i][0].rstrip("：")
-            for person in pair.split("/"):
-                want += [*page[:i], [f"{person}：", *page[i][1:]],
-                         [page[i + 1][0].replace("比赛中荣获", f"比赛中（{pair}）荣获"),
-                          *page[i + 1][1:]], *page[i + 2:]]
-            page = []
-        page.append(row)
+    from tests.golden_build import per_person
+    want = per_person(load_golden()["荣誉证书"])
     got = golden_on_core["荣誉证书"]
     assert len([r for r in got if r and r[0] == "荣 誉 证 书"]) == \
         2 * len([r for r in load_golden()["荣誉证书"] if r and r[0] == "荣 誉 证 书"])
