@@ -21,8 +21,8 @@ from bianpai.engines.penalty_check import penalty_amount
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED, roster_layout
-from bianpai.addin.core_views import has_core_sheet, read_core_sheet, shown_layout
-from bianpai.workbooks.tables import SharedRows, cell_of, find_sheet
+from bianpai.addin.core_views import has_core_sheet, read_core_sheet
+from bianpai.workbooks.tables import SharedRows, cell_of
 from bianpai.workbooks.tables import records as _all_records
 
 from typing import TYPE_CHECKING
@@ -133,10 +133,6 @@ def _read_schedule(ev: CoreEvent) -> pd.DataFrame:
     sheet = d.attrs.get("sheet", K.SCHEDULE.zh)
     out = []
     seen: dict[tuple, int] = {}
-    # 抽签 read without errors: each number's name in 对阵 must be its drawn name (numbers
-    # swapped, changed or renamed in 抽签 after the draw would give rounds to other entrants)
-    draw_sheet = find_sheet(ev.port, shown_layout(ev.reg, K.DRAW))
-    named = None if any(getattr(e, "sheet", None) == draw_sheet for e in ev.errors) else {}
     for row, rec in records(d):
         g = ev.group_of(rec["group"])
         if g is None:
@@ -155,18 +151,6 @@ def _read_schedule(ev: CoreEvent) -> pd.DataFrame:
                 ev.errors.append(InputError(f"队号 {v} 不在{ev.gname(g)}的抽签中",
                                             f"team {v} is not in the draw of {g.name_en or g.id}",
                                             sheet=sheet, cell=cell_of(d, row, k)))
-            elif v is not None and named is not None and rec.get(f"{k}_name") not in (None, "") \
-                    and (g.id, int(v)) not in named \
-                    and str(rec[f"{k}_name"]).strip() != str(teams[int(v)]["name"]).strip():
-                named[(g.id, int(v))] = row  # once per number: the first row shows it
-                ev.errors.append(InputError(
-                    f"对阵表中 {v} 号是“{rec[f'{k}_name']}”，但“{draw_sheet}”表中 {v} 号是"
-                    f"“{teams[int(v)]['name']}”：抽签或对阵在编排后被改动（请撤销 bianpai undo，"
-                    f"或把两表改回一致）",
-                    f"the pairings show {v} as {rec[f'{k}_name']!r} but the draw has "
-                    f"{teams[int(v)]['name']!r}: the draw or the pairings were edited after the "
-                    f"draw (undo, or make them agree)",
-                    sheet=sheet, cell=cell_of(d, row, f"{k}_name")))
         key = (g.id, s.id, rec["pool"], rec["round"], rec["table"])
         if key in seen:
             ev.errors.append(InputError(f"对阵表中同一桌出现两次（另见第{seen[key]}行）",

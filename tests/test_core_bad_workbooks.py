@@ -270,19 +270,6 @@ def test_a_renamed_header_of_a_style_shown_schedule_is_the_one_cause(bridge_mid)
         assert "逐副成绩!" not in out and "成绩!" not in out.replace("逐副成绩", "")
 
 
-def test_draw_numbers_swapped_after_the_draw_are_named_against_the_pairings(bridge_mid):
-    """Issue 12 on the bridge style (bench: 抽签 numbers swapped): a style without hidden record
-    copies ranked the swapped numbers silently (rounds 1–2 given to other teams). 对阵 shows
-    each number's drawn name: a number whose name there is not its 抽签 name is named once, at
-    the 对阵 cell, and nothing is written."""
-    def swap(wb):
-        ws = wb["抽签"]
-        ws["A2"].value, ws["A5"].value = ws["A5"].value, ws["A2"].value
-    edit(bridge_mid, swap)
-    out = refused(bridge_mid, "rank", "对阵!F2", "抽签或对阵在编排后被改动", "2 处问题")
-    assert "1 号是“乌兰镇三队”，但“抽签”表中 1 号是“乌兰镇一队”" in out
-
-
 def test_a_side_shown_twice_is_read_from_its_own_column(bridge_mid):
     """The bridge 对阵 shows the away team in 客队号 and again in 开室东西/闭室南北: it is read
     (and named in messages) from 客队号, the column an arbiter edits."""
