@@ -40,7 +40,7 @@ from bianpai.workbooks.file_lock import (TEMP_SUFFIX, FileLock, _write_target,  
                                          remove_stale_temps)
 from bianpai.workbooks.lazy_book import LazyBook
 from bianpai.workbooks.sheet_writing import (FORMULA_START, _apply_format,  # noqa: F401
-                                             _cell_value, _set, _style_of)
+                                             _cell_value, _fill, _set, _style_of)
 
 #: Zip parts openpyxl does not keep on a round trip (legacy VML buttons and vbaProject.bin are
 #: kept with ``keep_vba=True``).
@@ -131,9 +131,7 @@ class OpenpyxlPort:
         rewrites its generated sheets many times and keeps only the last)."""
         values, fmt, appends = self._deferred.pop(name)
         ws = self.wb[name]
-        for r, row in enumerate(values, start=1):
-            for c, v in enumerate(row, start=1):
-                _set(ws.cell(row=r, column=c), v)
+        _fill(ws, values)
         if fmt:
             _apply_format(ws, values, fmt)
         for rows, start_row in appends:  # appended after the write, in their order

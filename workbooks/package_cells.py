@@ -28,8 +28,12 @@ def _serialise_sheet(ws) -> tuple[bytes, object, "SheetCells"]:
     cells (:class:`SheetCells`), written into the ``sheetData`` by :func:`sheet_xml` once the
     cell formats have their indices in the original stylesheet."""
     from openpyxl.worksheet._writer import WorksheetWriter
+    from openpyxl.worksheet.dimensions import SheetDimension
 
     class Skeleton(WorksheetWriter):
+        def write_dimensions(self):  # the one computed with the cells
+            self.xf.send(SheetDimension(cells.dimension).to_tree())
+
         def write_rows(self):  # an empty sheetData, filled by sheet_xml
             xf = self.xf.send(True)
             with xf.element("sheetData"):
@@ -38,7 +42,7 @@ def _serialise_sheet(ws) -> tuple[bytes, object, "SheetCells"]:
 
     if ws._images:
         raise PackageError(f"sheet {ws.title!r} has images to write")
-    cells = SheetCells(ws)
+    cells = SheetCells(ws)  # before the writer: its table headers may make cells
     writer = Skeleton(ws, out=io.BytesIO())
     writer.write()
     if ws._comments or ws._hyperlinks:
@@ -62,7 +66,12 @@ class SheetCells:
         styles = wb._cell_styles
         memo: dict[tuple, int] = {}
         rows: dict[int, list] = {}
-        for (r, c), cell in sorted(ws._cells.items()):
+        by_pos = ws._cells
+        order = list(by_pos)  # made row by row, usually: sorted only when not
+        if any(a > b for a, b in zip(order, order[1:])):
+            order.sort()
+        for r, c in order:
+            cell = by_pos[(r, c)]
             if cell._comment is not None or cell._hyperlink is not None:
                 raise PackageError(f"sheet {ws.title!r} has comments or hyperlinks to write")
             style = cell._style

@@ -43,11 +43,38 @@ def _set(cell, v: Any) -> None:
         cell.quotePrefix = True
 
 
+def _fill(ws, values: Grid) -> None:
+    """Make the cells of ``values`` (from A1) on an empty worksheet, each holding what
+    :func:`_set` stores (every position a cell, as ``ws.cell`` makes it): the common values, text
+    and numbers, are bound directly, the rest through :func:`_set`."""
+    from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE, Cell
+    illegal = ILLEGAL_CHARACTERS_RE.search
+    cells = ws._cells
+    for r, row in enumerate(values, start=1):
+        for c, v in enumerate(row, start=1):
+            cell = cells[(r, c)] = Cell(ws, row=r, column=c)
+            t = type(v)
+            if t is str:
+                if (len(v) <= 32767 and not v.startswith(FORMULA_START) and v not in ERROR_CODES
+                        and not illegal(v)):
+                    cell._value = v  # as Cell._bind_value stores plain text
+                    cell.data_type = "s"
+                else:
+                    _set(cell, v)
+            elif t is int or t is float:
+                cell._value = v  # data_type "n", as made
+            elif v is not None:
+                _set(cell, v)
+    if values:
+        ws._current_row = max(ws._current_row, len(values))
+
+
 def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
     hr = fmt.header_row
     ncols = max((len(r) for r in values), default=0)
     nrows = len(values)
     memo = StyleMemo()  # each distinct look computed once (openpyxl's setters are slow)
+    cells = ws._cells
     if fmt.bold_header and nrows >= hr:
         fill = PatternFill("solid", fgColor=fmt.header_fill.lstrip("#")) if fmt.header_fill else None
         for c in range(1, ncols + 1):
@@ -61,13 +88,15 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
         if col.width:
             ws.column_dimensions[letter].width = col.width
         body = range(hr + 1, max(nrows, hr) + 1)
+        c = col.index + 1
         if col.number_format:
             for r in body:
-                memo.set(ws.cell(row=r, column=col.index + 1), "number_format", col.number_format)
+                memo.set(cells.get((r, c)) or ws.cell(row=r, column=c), "number_format",
+                         col.number_format)
         if col.wrap:
             wrap = Alignment(wrap_text=True, vertical="top")
             for r in body:
-                memo.set(ws.cell(row=r, column=col.index + 1), "alignment", wrap)
+                memo.set(cells.get((r, c)) or ws.cell(row=r, column=c), "alignment", wrap)
         if col.choices:
             dv = DataValidation(type="list", formula1='"' + ",".join(col.choices) + '"',
                                 allow_blank=True, showErrorMessage=True,
@@ -77,7 +106,7 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
             dv.add(f"{letter}{hr + 1}:{letter}{hr + max(col.validation_rows, nrows - hr)}")
     for i in fmt.text_columns:
         for r in range(hr + 1, nrows + 1):
-            cell = ws.cell(row=r, column=i + 1)
+            cell = cells.get((r, i + 1)) or ws.cell(row=r, column=i + 1)
             if isinstance(cell.value, str) or cell.value is None:
                 memo.set(cell, "number_format", "@")
     if fmt.freeze:

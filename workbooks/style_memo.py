@@ -13,6 +13,8 @@ from __future__ import annotations
 from copy import copy
 from typing import Any, Callable
 
+from openpyxl.styles.cell_style import StyleArray
+
 __all__ = ["StyleMemo"]
 
 
@@ -28,10 +30,11 @@ class StyleMemo:
         """``setattr(cell, attr, value)`` (or ``make(cell)`` when the value depends on the
         cell's own look, with ``key`` naming that rule)."""
         tag = key if make is not None else (value if isinstance(value, str) else id(value))
-        k = (attr, tag, None if cell._style is None else tuple(cell._style))
+        style = cell._style
+        k = (attr, tag, None if style is None else tuple(style))
         hit = self._memo.get(k)
         if hit is not None:
-            cell._style = copy(hit)
+            cell._style = StyleArray(hit)
             return
         if make is None and not isinstance(value, str):
             self._keep.append(value)
