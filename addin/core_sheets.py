@@ -16,6 +16,7 @@ from bianpai.engines.errors import RuleError
 from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import FinalRankPart, Group, Stage
 from bianpai.addin.core_draw import _num
+from bianpai.workbooks.tables import row_dicts
 
 
 # ------------------------------------------------------------------------------ rank
@@ -231,7 +232,7 @@ def _bracket_rows(ev: CoreEvent, stages: list | None = None) -> list[list]:
     for g, s, t in (bracket_stages(ev) if stages is None else stages):
             t = t.sort_values(["pool", "round", "y", "slot"], key=lambda c: c.astype(str)
                               if c.name == "pool" else c, kind="stable")
-            for rec in t.to_dict("records"):
+            for rec in row_dicts(t):
                 e = rec["entrant"]
                 known = e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
                 out.append([ev.gname(g), ev.sname(s), rec["pool"],
@@ -259,7 +260,7 @@ def _bracket_grid(ev: CoreEvent, stages: list | None = None) -> tuple[int, list[
                 col_of = {r: i for i, r in enumerate(rounds)}
                 width = max(width, len(rounds))
                 cells: dict[tuple[int, int], tuple[str, str]] = {}
-                for rec in main.to_dict("records"):
+                for rec in row_dicts(main):
                     row = int(2 * rec["y"] - 1 + rec["slot"])
                     cells[(row, col_of[rec["bracket_round"]])] = _grid_text(ev, g, rec)
                 n_rows = max((r for r, _ in cells), default=-1) + 1
@@ -272,7 +273,7 @@ def _bracket_grid(ev: CoreEvent, stages: list | None = None) -> tuple[int, list[
                         if first["part"] == "3rd" else \
                         f"{first['round_zh'] if ev.lang == 'zh' else first['round_en']} {label}"
                     cells[(n_rows + 1, 0)] = (head, "")
-                    for rec in node.to_dict("records"):
+                    for rec in row_dicts(node):
                         cells[(n_rows + 2 + rec["slot"], 0)] = _grid_text(ev, g, rec)
                     n_rows += 4
                 p = pool or None

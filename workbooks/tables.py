@@ -157,11 +157,36 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
     return df
 
 
+def row_dicts(df: pd.DataFrame) -> list[dict]:
+    """``df.to_dict("records")``, column by column: each column's values read once
+    (``tolist`` gives Python scalars, as ``to_dict`` does), an object column's numpy scalars
+    boxed as ``to_dict`` boxes them; pandas' row-by-row path was most of writing the brackets."""
+    from pandas.core.dtypes.cast import maybe_box_native
+    cols = list(df.columns)
+    data = []
+    for i in range(len(cols)):
+        col = df.iloc[:, i]
+        vals = col.tolist()
+        if col.dtype == object:
+            vals = [v if type(v) in _NATIVE else maybe_box_native(v) for v in vals]
+        data.append(vals)
+    if not cols:
+        return [{} for _ in range(len(df))]
+    return [dict(zip(cols, row)) for row in zip(*data)]
+
+
+_NATIVE = frozenset((str, int, float, bool, type(None), Decimal, dt.date, dt.datetime))
+
+
 def records(df: pd.DataFrame):
     """``(index, dict)`` per row with missing values as ``None`` (pandas turns ``None`` into
     ``NaN`` in ``iterrows`` and in new object columns; commands compare with ``None``)."""
-    if not df.index.is_unique or any(t != object for t in df.dtypes):
-        for idx, rec in df.to_dict("index").items():  # pandas boxes typed columns (NA → None)
+    if not df.index.is_unique:
+        for idx, rec in df.to_dict("index").items():  # pandas' own (it refuses this index)
+            yield idx, {k: (None if isinstance(v, float) and v != v else v) for k, v in rec.items()}
+        return
+    if any(t != object for t in df.dtypes):  # typed columns, boxed as to_dict("index") does
+        for idx, rec in zip(df.index.tolist(), row_dicts(df)):
             yield idx, {k: (None if isinstance(v, float) and v != v else v) for k, v in rec.items()}
         return
     # the sheets' frames (object columns) column by column: ``to_dict("index")`` boxes every
