@@ -21,7 +21,7 @@ both sides start from ``.pyc`` files. The operating system's accounting of each 
 medians and the median of the pairwise ratios button / floor (CPU and memory). Goals (issue 13):
 CPU ratio ≤ 1.7, memory ratio ≤ 2.
 
-Options: ``--presets a,b`` (ids or short names gouji, otog, fujian, cbsa), ``--repeat N``
+Options: ``--presets a,b`` (ids or short names gouji, otog, fujian, shenzhen, cbsa), ``--repeat N``
 (default 5), ``--buttons check,draw,…``, ``--keep DIR`` (build or reuse the workbooks there).
 """
 
@@ -39,7 +39,8 @@ import time
 from pathlib import Path
 
 PRESETS = {"gouji": "qingdao-gouji-2015", "otog": "otog-mind-games-2024",
-           "fujian": "fujian-elder-mind-games-2024", "cbsa": "cbsa-chinese-eightball-open-2022"}
+           "fujian": "fujian-elder-mind-games-2024", "cbsa": "cbsa-chinese-eightball-open-2022",
+           "shenzhen": "shenzhen-guandan-pairs-2023"}
 BUTTONS = ("check", "draw", "rank", "rank-json", "advance", "awards", "undo")
 FLOOR = ("import sys, warnings, pandas, openpyxl; warnings.simplefilter('ignore'); "
          "openpyxl.load_workbook(sys.argv[1]).save(sys.argv[2])")
@@ -68,7 +69,12 @@ def build(preset: str, folder: Path, seed: int = 2015) -> dict[str, Path]:
     port = OpenpyxlPort(out, create=True, command="new")
     commands.build_workbook(port, reg)
     port = OpenpyxlPort(out, command="roster")
-    if reg.roster_layout == "people":
+    from bianpai.workbooks.roster_layouts import roster_layout
+    rl = roster_layout(reg.roster_layout)
+    if rl.demo_roster is not None:  # the layout's own demo field (e.g. one row per pair)
+        for lay, rows in zip(rl.sheets, rl.demo_roster(reg, seed, None)):
+            port.append_rows(find_sheet(port, lay), rows, start_row=2)
+    elif reg.roster_layout == "people":
         port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), D._people_roster(reg, seed), start_row=2)
     else:
         roster, people = D._roster(reg, seed)
@@ -183,7 +189,7 @@ def measure(button: str, wb: Path, repeat: int) -> dict:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--presets", default="gouji,otog,fujian,cbsa")
+    ap.add_argument("--presets", default="gouji,otog,fujian,shenzhen,cbsa")
     ap.add_argument("--buttons", default=",".join(BUTTONS))
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--keep", type=Path, default=None)

@@ -7,7 +7,7 @@ whole process (``python -m bianpai.addin.cli demo …``) into a fresh folder, ``
 run on a shared machine), the median and the wall time of the best run. Goal (issue 13): ≤ 5 s CPU
 per preset.
 
-Options: ``--presets a,b`` (ids or short names gouji, otog, fujian, cbsa), ``--repeat N``,
+Options: ``--presets a,b`` (ids or short names gouji, otog, fujian, shenzhen, cbsa), ``--repeat N``,
 ``--base DIR``: also run another checkout, alternating base, this, base, this … (``DIR`` holds a
 ``bianpai/`` folder whose ``addin``, ``engines``, ``workbooks``, ``templates`` are that
 checkout's, put first on ``PYTHONPATH``); the table then shows both and the median ratio
@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 
 PRESETS = {"gouji": "qingdao-gouji-2015", "otog": "otog-mind-games-2024",
-           "fujian": "fujian-elder-mind-games-2024", "cbsa": "cbsa-chinese-eightball-open-2022"}
+           "fujian": "fujian-elder-mind-games-2024", "cbsa": "cbsa-chinese-eightball-open-2022",
+           "shenzhen": "shenzhen-guandan-pairs-2023"}
 
 
 def run(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, int]:
@@ -40,7 +41,7 @@ def run(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, int
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--presets", default="gouji,otog,fujian,cbsa")
+    ap.add_argument("--presets", default="gouji,otog,fujian,shenzhen,cbsa")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--base", type=Path, default=None)
     a = ap.parse_args(argv)
