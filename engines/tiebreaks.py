@@ -35,6 +35,7 @@ from bianpai.engines.c07 import (FLOSS, FULL_BYE, FWIN, PAB, PLAYED, REQUESTED, 
                                  VUR_KINDS, Game, c07_values)
 from bianpai.engines.standings import Criterion, register
 from bianpai.engines.rounding import to_decimal
+from bianpai.engines.typed_rows import row_dicts
 
 __all__ = ["Game", "c07_values", "records_from_rows", "PRESETS", "FIDE_CODES", "C07_NAMES",
            "TieBreakSettings"]
@@ -55,7 +56,7 @@ def records_from_rows(results: pd.DataFrame) -> dict[int, list[Game]]:
         return recs
     has_unpl = "unplayed" in results.columns
     has_rt = "opp_rating" in results.columns
-    for rec in results.to_dict("records"):
+    for rec in row_dicts(results):
         if rec.get("outcome") == "VOID":
             continue
         e = int(rec["entrant"])

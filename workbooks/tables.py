@@ -18,6 +18,7 @@ from openpyxl.utils import get_column_letter
 
 from bianpai.engines.errors import InputError, InputErrors
 from bianpai.engines.rounding import to_decimal
+from bianpai.engines.typed_rows import row_dicts  # noqa: F401  (read by the sheets' writers)
 from bianpai.workbooks.layouts import SheetLayout
 from bianpai.workbooks.port import WorkbookPort
 
@@ -155,27 +156,6 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
     if own and errs:
         raise InputErrors(errs)
     return df
-
-
-def row_dicts(df: pd.DataFrame) -> list[dict]:
-    """``df.to_dict("records")``, column by column: each column's values read once
-    (``tolist`` gives Python scalars, as ``to_dict`` does), an object column's numpy scalars
-    boxed as ``to_dict`` boxes them; pandas' row-by-row path was most of writing the brackets."""
-    from pandas.core.dtypes.cast import maybe_box_native
-    cols = list(df.columns)
-    data = []
-    for i in range(len(cols)):
-        col = df.iloc[:, i]
-        vals = col.tolist()
-        if col.dtype == object:
-            vals = [v if type(v) in _NATIVE else maybe_box_native(v) for v in vals]
-        data.append(vals)
-    if not cols:
-        return [{} for _ in range(len(df))]
-    return [dict(zip(cols, row)) for row in zip(*data)]
-
-
-_NATIVE = frozenset((str, int, float, bool, type(None), Decimal, dt.date, dt.datetime))
 
 
 def records(df: pd.DataFrame):
