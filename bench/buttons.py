@@ -22,7 +22,10 @@ medians and the median of the pairwise ratios button / floor (CPU and memory). G
 CPU ratio ≤ 1.7, memory ratio ≤ 2.
 
 Options: ``--presets a,b`` (ids or short names gouji, otog, fujian, shenzhen, cbsa), ``--repeat N``
-(default 5), ``--buttons check,draw,…``, ``--keep DIR`` (build or reuse the workbooks there).
+(default 5), ``--buttons check,draw,…``, ``--keep DIR`` (build or reuse the workbooks there),
+``--base DIR``: also run another checkout's button in each round (floor, base, button; ``DIR``
+holds a ``bianpai/`` folder whose ``addin``, ``engines``, ``workbooks``, ``templates`` are that
+checkout's, put first on ``PYTHONPATH``), its ratios to the same floor beside this one's.
 """
 
 from __future__ import annotations
@@ -119,11 +122,11 @@ def build(preset: str, folder: Path, seed: int = 2015) -> dict[str, Path]:
 
 # ------------------------------------------------------------------------------ timing
 
-def run(cmd: list[str]) -> tuple[float, float, int, int]:
+def run(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, int]:
     """Run ``cmd`` to its end; (wall s, CPU user+sys s, peak RSS KiB, exit code) from the
     kernel."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status)
@@ -165,26 +168,36 @@ def fresh(src: Path, tmp: Path, with_backups: bool) -> Path:
     return dest
 
 
-def measure(button: str, wb: Path, repeat: int) -> dict:
-    """``repeat`` pairs (floor, button) on fresh copies of ``wb``; medians and pairwise ratios."""
-    rows = []
+def measure(button: str, wb: Path, repeat: int, base_env: dict | None = None) -> dict:
+    """``repeat`` pairs (floor, button) on fresh copies of ``wb``; medians and pairwise ratios.
+    ``base_env``: also the base checkout's button in each round (floor, base, button), its
+    ratios to the same round's floor under ``base_*``."""
+    rows, base = [], []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for _ in range(repeat + 1):  # the first pair warms the caches and is not counted
+        for _ in range(repeat + 1):  # the first round warms the caches and is not counted
             f = fresh(wb, tmp, False)
             floor = run([sys.executable, "-c", FLOOR, str(f), str(tmp / "floor-out.xlsx")])
+            if base_env is not None:
+                f = fresh(wb, tmp, button == "undo")
+                base.append((floor, run(button_cmd(button, f), base_env)))
             f = fresh(wb, tmp, button == "undo")
             b = run(button_cmd(button, f))
             rows.append((floor, b))
-    rows = rows[1:]
+    rows, base = rows[1:], base[1:]
     med = statistics.median
-    return {"floor_cpu": med(f[1] for f, _ in rows), "cpu": med(b[1] for _, b in rows),
-            "cpu_ratio": med(b[1] / f[1] for f, b in rows),
-            "wall_ratio": med(b[0] / f[0] for f, b in rows),
-            "floor_mem": med(f[2] for f, _ in rows) / 1024, "mem": med(b[2] for _, b in rows) / 1024,
-            "mem_ratio": med(b[2] / f[2] for f, b in rows),
-            "rc": max(b[3] for _, b in rows),
-            "spread": (min(b[1] / f[1] for f, b in rows), max(b[1] / f[1] for f, b in rows))}
+    out = {"floor_cpu": med(f[1] for f, _ in rows), "cpu": med(b[1] for _, b in rows),
+           "cpu_ratio": med(b[1] / f[1] for f, b in rows),
+           "wall_ratio": med(b[0] / f[0] for f, b in rows),
+           "floor_mem": med(f[2] for f, _ in rows) / 1024, "mem": med(b[2] for _, b in rows) / 1024,
+           "mem_ratio": med(b[2] / f[2] for f, b in rows),
+           "rc": max(b[3] for _, b in rows),
+           "spread": (min(b[1] / f[1] for f, b in rows), max(b[1] / f[1] for f, b in rows))}
+    if base:
+        out.update(base_cpu_ratio=med(b[1] / f[1] for f, b in base),
+                   base_mem_ratio=med(b[2] / f[2] for f, b in base),
+                   base_rc=max(b[3] for _, b in base))
+    return out
 
 
 def main(argv=None) -> None:
@@ -193,7 +206,9 @@ def main(argv=None) -> None:
     ap.add_argument("--buttons", default=",".join(BUTTONS))
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--keep", type=Path, default=None)
+    ap.add_argument("--base", type=Path, default=None)
     a = ap.parse_args(argv)
+    base_env = dict(os.environ, PYTHONPATH=str(a.base)) if a.base else None
     folder = a.keep or Path(tempfile.mkdtemp(prefix="bianpai-buttons-"))
     compile_package()
     where = {"check": "final", "rank": "final", "rank-json": "final", "awards": "final",
@@ -201,8 +216,12 @@ def main(argv=None) -> None:
     from rich.console import Console
     from rich.table import Table
     table = Table(title="buttons vs the load+save floor of the same file (medians; CPU = user+sys)")
-    for col in ("preset", "button", "file KiB", "floor CPU s", "button CPU s", "CPU ×floor",
-                "(min–max)", "wall ×floor", "floor MiB", "button MiB", "mem ×floor"):
+    cols = ["preset", "button", "file KiB", "floor CPU s", "button CPU s", "CPU ×floor",
+            "(min–max)", "wall ×floor", "floor MiB", "button MiB", "mem ×floor"]
+    if base_env is not None:
+        cols[5:5] = ["base CPU ×floor"]
+        cols.insert(-1, "base mem ×floor")
+    for col in cols:
         table.add_column(col, justify="right" if col not in ("preset", "button") else "left")
     for short in a.presets.split(","):
         preset = PRESETS.get(short, short)
@@ -215,12 +234,20 @@ def main(argv=None) -> None:
             wb = states.get(where[button])
             if wb is None or not wb.exists():
                 continue
-            m = measure(button, wb, a.repeat)
-            table.add_row(short, button + (f" (exit {m['rc']})" if m["rc"] else ""), f"{wb.stat().st_size // 1024}", f"{m['floor_cpu']:.2f}",
-                          f"{m['cpu']:.2f}", f"{m['cpu_ratio']:.2f}",
-                          f"{m['spread'][0]:.2f}–{m['spread'][1]:.2f}", f"{m['wall_ratio']:.2f}",
-                          f"{m['floor_mem']:.0f}", f"{m['mem']:.0f}", f"{m['mem_ratio']:.2f}")
-            print(f"{short} {button}: {m['cpu_ratio']:.2f}", file=sys.stderr)
+            m = measure(button, wb, a.repeat, base_env)
+            row = [short, button + (f" (exit {m['rc']})" if m["rc"] else ""),
+                   f"{wb.stat().st_size // 1024}", f"{m['floor_cpu']:.2f}", f"{m['cpu']:.2f}",
+                   f"{m['cpu_ratio']:.2f}", f"{m['spread'][0]:.2f}–{m['spread'][1]:.2f}",
+                   f"{m['wall_ratio']:.2f}", f"{m['floor_mem']:.0f}", f"{m['mem']:.0f}",
+                   f"{m['mem_ratio']:.2f}"]
+            if base_env is not None:
+                row[5:5] = [f"{m['base_cpu_ratio']:.2f}"
+                            + (f" (exit {m['base_rc']})" if m["base_rc"] else "")]
+                row.insert(-1, f"{m['base_mem_ratio']:.2f}")
+            table.add_row(*row)
+            print(f"{short} {button}: {m['cpu_ratio']:.2f}"
+                  + (f" (base {m['base_cpu_ratio']:.2f})" if base_env is not None else ""),
+                  file=sys.stderr)
     Console(width=160).print(table)
 
 
