@@ -168,6 +168,11 @@ def score_boards(results: pd.DataFrame, *, board_keys: Iterable[str] = ("board",
         exp_series = (tables / boards).apply(lambda x: int(-(-x // 1)))
     else:
         exp_series = None
+    # each board's values kept by row label and set as whole columns at the end (a column
+    # set per board was most of scoring a pairs round); a frame whose labels repeat is set
+    # board by board, as the labels would address several rows
+    unique = out.index.is_unique
+    got: dict[str, dict] = {"ns_mp": {}, "ew_mp": {}, "top": {}}
     for _, idx in out.groupby(keys, dropna=False).groups.items():
         sub = out.loc[idx]
         exp = expected or (int(exp_series.loc[idx].max()) if exp_series is not None else len(sub))
@@ -175,7 +180,13 @@ def score_boards(results: pd.DataFrame, *, board_keys: Iterable[str] = ("board",
         scored = score_board(list(sub["ns_score"]),
                              codes=list(sub[codes_col]) if codes_col else None, expected=exp,
                              artificial=artificial)
-        out.loc[idx, "ns_mp"] = list(scored["ns_mp"])
-        out.loc[idx, "ew_mp"] = list(scored["ew_mp"])
-        out.loc[idx, "top"] = list(scored["top"])
+        for col in ("ns_mp", "ew_mp", "top"):
+            if unique:
+                got[col].update(zip(idx, scored[col]))
+            else:
+                out.loc[idx, col] = list(scored[col])
+    if unique:
+        for col, by_label in got.items():
+            out[col] = pd.Series([by_label.get(i) for i in out.index], index=out.index,
+                                 dtype=object)
     return out
