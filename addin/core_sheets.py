@@ -304,11 +304,15 @@ def core_final_standings(ev: CoreEvent, g: Group, *, provisional: bool = False
     ranking, else ``None``); ``None`` while a stage is unfinished. A derived group
     (``group.derived``) ranks the source group's entrants by a summed result value.
     ``provisional``: the places as they stand even while a stage is unfinished (a style that
-    awards by its 排名 at any time, ``SheetSet.awards_unfinished``)."""
+    awards by its 排名 at any time, ``SheetSet.awards_unfinished``) — once a match of the group
+    has a result (before any, the places would be the draw's alone)."""
     if g.derived is not None:
         d = _derived_standings(ev, g)
         return None if d is None else d.assign(ranking=None)
-    if not g.stages or not (provisional or all(ev.finished(g, s) for s in g.stages)):
+    if not g.stages:
+        return None
+    if not all(ev.finished(g, s) for s in g.stages) and not (provisional and any(
+            not r.match.is_bye for s in g.stages for r in ev.results(g, s).values())):
         return None
     sub = g.sub_entrants
     if sub is not None and sub.separate_rankings:

@@ -392,3 +392,20 @@ def test_a_pair_gets_a_certificate_per_player(tmp_path):
     g = ev.reg.groups[0]
     for n in (1, 2):
         assert members_of(ev, g, n) == ev.name_of(g, n).split("/") and len(members_of(ev, g, n)) == 2
+
+
+def test_pairs_awards_before_any_result_say_what_to_do(tmp_path):
+    """Issue 12 (awards before rank says what to do) on the pairs style, which awards by its
+    排名 at any time: with every round drawn and no result typed, awards placed the pairs by the
+    draw alone. Now refused per group, naming the sheets to type results in, nothing written."""
+    path = _mid("mid-shenzhen-guandan-pairs", tmp_path)
+    wb = openpyxl.load_workbook(path)
+    ws = wb["成绩"]
+    for r in range(2, ws.max_row + 1):
+        ws.cell(r, 7).value = ws.cell(r, 8).value = None  # 南北得分, 代码
+    wb.save(path)
+    res = run("awards", path)
+    out = " ".join(res.output.split())
+    assert res.exit_code == 2, out
+    assert out.count("尚未录入任何成绩，不能分配奖励：请先在“成绩”表（或“轮成绩”表）录入成绩") == 3
+    assert "下一步" in out

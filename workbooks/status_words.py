@@ -71,7 +71,10 @@ PAIRS_WORDS = StatusWords(
     missing_round=("{group}第{round}轮成绩未录完：缺 {n} 桌{note}", "录入成绩后点“计算排名”",
                    "请录入成绩（“成绩”表每副一行，或“轮成绩”表每桌一行）"),
     group_when_several=True,
-    partial_note="（其中 {k} 桌缺部分牌）")
+    partial_note="（其中 {k} 桌缺部分牌）",
+    # awards go by 排名 at any time (SheetSet.awards_unfinished), once a result is entered
+    unfinished=("{group}尚未录入任何成绩，不能分配奖励：请先在“成绩”表（或“轮成绩”表）录入成绩",
+                "{group_en}: no result entered yet, no awards: type results first"))
 
 #: the bridge team workbook's sentences (the team commands' since the first release)
 BRIDGE_TEAMS_WORDS = StatusWords(
