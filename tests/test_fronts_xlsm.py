@@ -121,6 +121,17 @@ def _cli(*args):
     return res
 
 
+def _cli_refused(*args):
+    """Run a command expected to be refused (exit 2, the input-error code)."""
+    from typer.testing import CliRunner
+
+    from bianpai.addin.cli import app
+
+    res = CliRunner().invoke(app, [str(a) for a in args])
+    assert res.exit_code == 2, res.output
+    return res
+
+
 def _parts(path) -> dict[str, bytes]:
     with zipfile.ZipFile(path) as z:
         return {n: z.read(n) for n in z.namelist()
@@ -177,7 +188,13 @@ def test_cli_commands_keep_vba_and_buttons_in_place(tmp_path):
     states = []
     for args in (["check"], ["draw", "--seed", "9"], ["rank", "--seed", "1"], ["awards"],
                  ["undo"]):
-        _cli(args[0], out, *args[1:])
+        if args == ["awards"]:  # no result typed: refused in the style's words, nothing written
+            before = out.read_bytes()
+            res = _cli_refused("awards", out)
+            assert "尚未录入任何成绩，不能分配奖励" in " ".join(res.output.split())
+            assert out.read_bytes() == before
+        else:
+            _cli(args[0], out, *args[1:])
         assert _parts(out) == original, args
         wb = _check(out)
         states.append(wb[OPS_SHEET]["B3"].value)
