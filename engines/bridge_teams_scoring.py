@@ -63,9 +63,10 @@ def typed_imps(typed: TypedMatch, *, boards: int, imp_entry: str) -> tuple[int, 
     board scores that are not multiples of 10, negative or half-typed IMPs, and per-match IMPs
     that differ from the boards' (naming the 主队IMP cell)."""
     from_boards = None
-    if imp_entry != "per_match" and len(typed.games):
+    recs = typed.game_records() if imp_entry != "per_match" else []
+    if recs:
         done = []
-        for rec in typed.game_records():
+        for rec in recs:
             o, c = _int_or_none(rec.get("open_ns")), _int_or_none(rec.get("closed_ns"))
             bad = [v for v in (o, c) if v is not None and v % 10]
             if bad:

@@ -311,6 +311,7 @@ class TypedMatch:
             cols = list(g.columns)
             cached = [dict(zip(cols, row)) for row in zip(*(g[c].tolist() for c in cols))] \
                 if cols else []
+        if "_game_records" not in self.__dict__:
             object.__setattr__(self, "_game_records", cached)
         return cached
 

@@ -143,8 +143,9 @@ def head_to_head(column: str) -> Callable:
         needed = {frozenset((a, b)) for a in members for b in members if a < b}
         if not needed <= met:
             return {e: None for e in members}
-        return {e: sum((to_decimal(v) for v in sub.loc[sub["entrant"] == e, column]
-                        if not pd.isna(v)), Decimal(0)) for e in members}
+        per = _by_entrant(sub, column, members)
+        return {e: sum((to_decimal(v) for v in per[e] if not pd.isna(v)), Decimal(0))
+                for e in members}
     return compute
 
 
@@ -167,16 +168,12 @@ def _rounds_won(members, results, ctx):
     """Rounds won: outcome W or FW, unless the row's ``won`` column (bool, when present and not
     empty) decides, e.g. a bye counted as a round won by the scoring's setting."""
     r = _played(results)
-    has = "won" in r.columns
-    out: Values = {}
-    for e in members:
-        sub = r[r["entrant"] == e]
-        flags = sub["won"] if has else [None] * len(sub)
-        n = 0
-        for o, w in zip(sub["outcome"], flags):
-            n += int(o in ("W", "FW")) if w is None or pd.isna(w) else int(bool(w))
-        out[e] = Decimal(n)
-    return out
+    flags = r["won"].tolist() if "won" in r.columns else [None] * len(r)
+    won = {e: 0 for e in members}
+    for e, o, w in zip(r["entrant"].tolist(), r["outcome"].tolist(), flags):
+        if e in won:
+            won[e] += int(o in ("W", "FW")) if w is None or pd.isna(w) else int(bool(w))
+    return {e: Decimal(n) for e, n in won.items()}
 
 
 register(Criterion("rounds_won", "获胜轮数", "rounds won", _rounds_won, places=None))

@@ -313,10 +313,10 @@ def _team_opp_score(members, results, ctx):
     mp = {}
     for e, v in zip(r["entrant"], r["match_points"]):
         mp[int(e)] = mp.get(int(e), Decimal(0)) + to_decimal(v)
-    out = {}
-    for e in members:
-        opps = r.loc[(r["entrant"] == e) & r["opponent"].notna(), "opponent"]
-        out[e] = sum((mp.get(int(o), Decimal(0)) for o in opps), Decimal(0))
+    out = {e: Decimal(0) for e in members}
+    for e, o in zip(r["entrant"].tolist(), r["opponent"].tolist()):
+        if e in out and not pd.isna(o):
+            out[e] += mp.get(int(o), Decimal(0))
     return out
 
 

@@ -44,17 +44,32 @@ def frame_of(rows: list[dict], index: list[int] | None) -> pd.DataFrame:
 
 def _column(values: list) -> list | None:
     """One column's values as ``pd.DataFrame(rows)[col].tolist()`` gives them, when that is
-    plain to know: all blank (``None``) or none blank; whole numbers stay ``int``, a number
-    column with a ``float`` becomes ``float``; text, Decimal, dates, booleans as typed.
-    ``None`` (ask pandas) for a column mixing blanks and values or holding NaN."""
-    blanks = sum(1 for v in values if v is None)
-    if blanks == len(values):
+    plain to know: all blank (``None``) stays blank; a number column (``int``/``float``, no
+    ``bool``) is ``int`` when whole and unbroken, else ``float`` with NaN for a blank (pandas'
+    float64); text, Decimal, booleans and ``date`` as typed, with ``None`` for a blank among
+    values that are not all text (object). ``None`` (ask pandas) for a column holding NaN,
+    ``datetime`` values, numbers mixed with other kinds, text with blanks or other types."""
+    kinds = {type(v) for v in values}
+    blank = type(None) in kinds
+    kinds.discard(type(None))
+    if not kinds:
         return values
-    if blanks or any(isinstance(v, float) and v != v for v in values):
+    if kinds <= {int, float}:
+        if any(v != v for v in values if v is not None):
+            return None  # a NaN typed: pandas' own reading
+        if not blank and kinds == {int}:
+            return values
+        return [float("nan") if v is None else float(v) for v in values]
+    if kinds & {dt.datetime, float, int} or not kinds <= _OBJECT_KINDS or \
+            (blank and kinds == {str}):
+        # datetimes (Timestamps), numbers mixed with other kinds, text with blanks (a string
+        # dtype's NaN or an object column's None, by the pandas version): pandas decides
         return None
-    if all(type(v) in (int, float) for v in values) and any(type(v) is float for v in values):
-        return [float(v) for v in values]
     return values
+
+
+#: kinds pandas keeps as typed in an object column (blanks stay ``None``)
+_OBJECT_KINDS = {str, Decimal, bool, dt.date}
 
 
 def records_like_frame(rows: list[dict]) -> list[dict[str, Any]] | None:

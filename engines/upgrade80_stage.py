@@ -308,15 +308,12 @@ def _countback(column: str):
         r = results
         if "complete" in r.columns:
             r = r[r["complete"].astype(bool)]
-        out = {}
-        for e in members:
-            vals: list[Decimal] = []
-            if column in r.columns:
-                for tup in r.loc[r["entrant"] == e, column]:
-                    if isinstance(tup, tuple):
-                        vals.extend(to_decimal(v) for v in tup if v is not None)
-            out[e] = tuple(sorted(vals, reverse=True))
-        return out
+        vals: dict = {e: [] for e in members}
+        if column in r.columns:
+            for e, tup in zip(r["entrant"].tolist(), r[column].tolist()):
+                if e in vals and isinstance(tup, tuple):
+                    vals[e].extend(to_decimal(v) for v in tup if v is not None)
+        return {e: tuple(sorted(v, reverse=True)) for e, v in vals.items()}
     return compute
 
 
