@@ -116,10 +116,12 @@ def _money(v):
 
 
 def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
-                 entries: dict[str, int], lang: str, *, args: dict | None = None) -> CommandResult:
+                 entries: dict[str, int], lang: str, *, args: dict | None = None,
+                 event=None) -> CommandResult:
     """Allocate (:func:`bianpai.engines.prizes.allocate`) from a final ``standings`` frame
     (columns ``group, place, entrant_id, name, unit``) with ``entries`` per group, write 奖励,
-    领奖签收表 and 证书, log and save. Shared by the pairs/individual and the team flows."""
+    领奖签收表 and 证书, log and save. Shared by the pairs/individual and the team flows.
+    ``event``: the core event the standings come from (the status line is computed from it)."""
     from bianpai.addin import award_papers
     from bianpai.engines.prizes import allocate, yuan_capital
 
@@ -175,4 +177,5 @@ def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
         data={"awards": [{k: _json(v) if not isinstance(v, (bool, type(None))) else v
                           for k, v in r.items()} for r in t.to_dict("records")],
               "log": alloc.log, "cancelled": alloc.cancelled})
+    result.status_event = event  # the awards sheets are no input of the event
     return finish(port, result, args or {}, lang)

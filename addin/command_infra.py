@@ -37,6 +37,10 @@ class CommandResult:
     data: dict[str, Any] = field(default_factory=dict)
     #: (state, next step) when the command knows them (see :func:`bianpai.addin.status.write_status`)
     status_hint: tuple[str, str] | None = None
+    #: the core event as the command read it, when the command changed nothing the event is read
+    #: from (check, awards): the status is computed from it after the command's writes instead
+    #: of reading the workbook again (:func:`finish`)
+    status_event: Any = None
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -167,9 +171,16 @@ def invalidate_awards(port: WorkbookPort, lang: str) -> bool:
 
 def finish(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> CommandResult:
     log(port, result, args, lang)
-    if result.status_hint:  # the state the command computed: the status line need not re-read
+    hint = result.status_hint
+    if hint is None and result.status_event is not None:  # the inputs as read: same status
+        from bianpai.addin.status import core_status_of  # noqa: PLC0415
         try:
-            port.status_hint = result.status_hint
+            hint = core_status_of(result.status_event, port)
+        except Exception:  # noqa: BLE001 - the status line reads the workbook itself then
+            hint = None
+    if hint:  # the state the command computed: the status line need not re-read
+        try:
+            port.status_hint = hint
         except AttributeError:
             pass
     port.save()

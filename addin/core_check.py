@@ -334,7 +334,7 @@ def core_check(port: WorkbookPort):
         "check", f"{tz}：{len(ev.roster)} {zh}，错误 {n_err} 处，警告 {len(problems) - n_err} 处",
         f"{te}: {len(ev.roster)} {en}, {n_err} errors, {len(problems) - n_err} warnings",
         findings=[{"severity": s, "where": e.where, "zh": e.zh, "en": e.en} for s, e in problems])
-    if n_err:
-        result.status_hint = (f"名单有 {n_err} 处错误（首处：{problems[0][1].where}）",
-                              "请按“校验”表修改报名/队员表后再点“检查名单”")
+    # the status line from the event as read (校验 is no input of it), in the style's words:
+    # the line a fresh reading of the saved workbook gives
+    result.status_event = ev
     return c.finish(port, result, {}, ev.lang)

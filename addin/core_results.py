@@ -324,7 +324,7 @@ def core_awards(port: WorkbookPort):
                                       "no group has finished yet", sheet=ev.sheet(K.SCHEDULE))])
     return c.write_awards(port, ev.reg, pd.concat(parts, ignore_index=True), entries, ev.lang,
                           args={"entries": sum(entries.values())}
-                          if style_of(ev.reg).awards_logs_entries else None)
+                          if style_of(ev.reg).awards_logs_entries else None, event=ev)
 
 
 def _typed_places(ev: CoreEvent, errs: list[InputError]) -> pd.DataFrame | None:

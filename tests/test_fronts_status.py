@@ -177,3 +177,40 @@ def test_status_of_an_event_whose_places_are_typed(tmp_path):
                                         "请在“名次录入”表填写名次，然后点“奖励分配”")
     fill(wb, "名次录入", [["正赛", i, f"选手{i}", None, None, None] for i in range(1, 5)])
     assert status(OpenpyxlPort(wb)) == ("名次已录入", "可以奖励分配")
+
+
+@pytest.mark.parametrize("state", ["pairs-new", "pairs-drawn", "golden-fujian", "gouji-mid"])
+def test_status_of_check_and_awards_is_that_of_a_fresh_reading(tmp_path, shared_book,
+                                                              golden_teams_book, mid_event_book,
+                                                              state):
+    """check and awards change nothing the event is read from, so the status line computed
+    from the event they read (``CommandResult.status_event``) must be the one a fresh reading
+    of the saved workbook gives, whatever the state: roster only, mid-event, finished."""
+    from bianpai.addin.fronts import run_command
+    from tests.shared_state import copy_of
+    if state == "pairs-new":
+        wb = new_event(tmp_path / "e.xlsx")
+        four_pairs(wb)
+        fill(wb, "报名", [pair_row("男子双人赛", "甲1", "丙1")], start_row=6)  # a duplicate player
+    elif state == "pairs-drawn":
+        wb = new_event(tmp_path / "e.xlsx")
+        four_pairs(wb)
+        _cli("draw", wb, "--seed", 3)
+    elif state == "golden-fujian":
+        wb = copy_of(golden_teams_book("fujian-elder-bridge-teams"), tmp_path)
+    else:
+        wb = copy_of(mid_event_book("gouji"), tmp_path)
+    commands = ["check", "awards"]
+    seen = []
+    for command in commands:
+        port = OpenpyxlPort(wb, command=command)
+        try:
+            result = run_command(port, command)
+        except Exception:  # noqa: BLE001 - a refused command writes nothing: no status line
+            continue
+        fresh = status(OpenpyxlPort(wb))
+        assert result.status == fresh, (command, state)
+        seen.append(command)
+    assert "check" in seen
+    if state == "golden-fujian":
+        assert seen == commands  # a finished event takes both
