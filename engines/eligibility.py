@@ -101,8 +101,14 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
     cols = set(df.columns)
     event_date = _to_date(event_date)
 
+    # each column's values by row label, read once (``df.at`` per cell was most of the check)
+    by_col = {c: dict(zip(df.index, df[c].tolist())) for c in cols} if df.index.is_unique \
+        else None
+
     def val(idx, col):
-        return df.at[idx, col] if col in cols else None
+        if col not in cols:
+            return None
+        return by_col[col][idx] if by_col is not None else df.at[idx, col]
 
     for col in rules.required_fields:
         if col not in cols:
@@ -110,7 +116,7 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
                   f"roster lacks column {col!r}")
             continue
         for idx in df.index:
-            if _blank(df.at[idx, col]):
+            if _blank(val(idx, col)):
                 f.add("error", idx, col, "missing_value", f"「{col}」不能为空",
                       f"{col.replace('_', ' ')} is blank")
 
@@ -118,7 +124,7 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
     genders: dict = {}
     if "birth_date" in cols:
         for idx in df.index:
-            v = df.at[idx, "birth_date"]
+            v = val(idx, "birth_date")
             try:
                 births[idx] = _to_date(v)
             except (ValueError, TypeError, OverflowError):
@@ -135,11 +141,11 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
               "roster has no birth_date column; ages not checked")
     if "gender" in cols:
         for idx in df.index:
-            genders[idx] = _gender(df.at[idx, "gender"])
+            genders[idx] = _gender(val(idx, "gender"))
             if genders[idx] == "?":
                 f.add("error", idx, "gender", "bad_gender",
-                      f"性别「{df.at[idx, 'gender']}」无法识别（应为 男/女）",
-                      f"gender {df.at[idx, 'gender']!r} not understood (男/女 or M/F)")
+                      f"性别「{val(idx, 'gender')}」无法识别（应为 男/女）",
+                      f"gender {val(idx, 'gender')!r} not understood (男/女 or M/F)")
 
     def scope(idx) -> tuple[str, str]:
         return _text(val(idx, "event")), _text(val(idx, "group"))
@@ -250,7 +256,7 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
     # ID numbers
     if rules.id_numbers.enabled and "id_number" in cols:
         for idx in df.index:
-            s = _text(df.at[idx, "id_number"])
+            s = _text(val(idx, "id_number"))
             if not s:
                 continue
             parts = _id_parts(s)
@@ -349,7 +355,7 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
     if rules.team_sizes and "team" in cols:
         teams_rows: dict[tuple[str, str], list] = {}
         for idx in df.index:
-            tm = _text(df.at[idx, "team"])
+            tm = _text(val(idx, "team"))
             if tm:
                 teams_rows.setdefault((_text(val(idx, "event")) or _text(val(idx, "group")), tm),
                                       []).append(idx)
@@ -386,7 +392,7 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
         for ul in rules.unit_limits:
             per_unit: dict[str, list] = {}
             for idx in df.index:
-                u = _text(df.at[idx, "unit"])
+                u = _text(val(idx, "unit"))
                 if u and ul.applies(*scope(idx)):
                     per_unit.setdefault(u, []).append(idx)
             for u, idxs in per_unit.items():

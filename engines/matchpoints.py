@@ -88,6 +88,17 @@ def score_board(ns_scores: Sequence, *, codes: Sequence[str | None] | None = Non
     (the board top, 2(expected − 1)). Real results are Neuberg-scaled when fewer than ``expected``
     real results exist. A table with neither a score nor a code gets ``NaN`` (not played, no score).
     """
+    ns_mp, ew_mp, board_top = board_matchpoints(ns_scores, codes=codes, expected=expected,
+                                                artificial=artificial)
+    return pd.DataFrame({"ns_mp": ns_mp, "ew_mp": ew_mp, "top": [board_top] * len(ns_mp)})
+
+
+def board_matchpoints(ns_scores: Sequence, *, codes: Sequence[str | None] | None = None,
+                      expected: int | None = None, artificial: dict[str, Decimal] | None = None
+                      ) -> tuple[list, list, Decimal]:
+    """:func:`score_board` as plain lists: ``(ns_mp, ew_mp, top)``, one Decimal (or ``None``
+    for a table not played) per table in input order, and the board top. For engines that
+    matchpoint thousands of boards (a frame per board is most of their time)."""
     n = len(ns_scores)
     codes = [None if _missing(c) or str(c).strip() == "" else str(c)
              for c in (codes if codes is not None else [None] * n)]
@@ -113,7 +124,7 @@ def score_board(ns_scores: Sequence, *, codes: Sequence[str | None] | None = Non
             ns_code, ew_code = _split_code(code)
             ns_mp[i] = shares[ns_code] * board_top
             ew_mp[i] = shares[ew_code] * board_top
-    return pd.DataFrame({"ns_mp": ns_mp, "ew_mp": ew_mp, "top": [board_top] * n})
+    return ns_mp, ew_mp, board_top
 
 
 def _split_code(code: str) -> tuple[str, str]:

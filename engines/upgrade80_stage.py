@@ -19,10 +19,11 @@ import pandas as pd
 
 from bianpai.engines.core import Match, MatchResult, is_blank
 from bianpai.engines.errors import InputError, InputErrors
-from bianpai.engines.matchpoints import score_board, top
+from bianpai.engines.matchpoints import board_matchpoints, top
 from bianpai.engines.mitchell import NS, boards_from_label, direction_of
 from bianpai.engines.rounding import to_decimal
 from bianpai.engines.standings import Criterion, register
+from bianpai.engines.typed_rows import row_dicts
 from bianpai.engines.upgrade80_board import PENALTY_KINDS, _int, board_score
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
     forfeits: dict[tuple[int, int], int] = {}
     #: 四10 board ended for illegal information: (round, table) → board → (offending side, points)
     ended: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
-    for idx, a in adj.iterrows():
+    for idx, a in zip(adj.index.tolist(), row_dicts(adj)):
         try:
             k = (_int(a.get("round"), "轮次", "round"), _int(a.get("table"), "桌号", "table"))
             if k not in by_key:
@@ -154,7 +155,7 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
 
     # ---- board rows
     scores: dict[tuple[int, int], dict[int, Decimal]] = {k: {} for k in by_key}
-    for idx, b in board_rows.iterrows():
+    for idx, b in zip(board_rows.index.tolist(), row_dicts(board_rows)):
         try:
             k = (_int(b.get("round"), "轮次", "round"), _int(b.get("table"), "桌号", "table"))
             if k not in by_key or not by_key[k].entrants:
@@ -225,10 +226,11 @@ def score_round(matches: list[Match], board_rows: pd.DataFrame,
         t = top(expected)
         board_top[bd] = t * half
         if real:
-            df = score_board(ns_scores, expected=expected if rules.neuberg else real)
+            ns_mps, ew_mps, _top = board_matchpoints(ns_scores,
+                                                     expected=expected if rules.neuberg else real)
         for i, k in enumerate(keys):
             if k in complete:
-                ns_v, ew_v = df["ns_mp"].iloc[i], df["ew_mp"].iloc[i]
+                ns_v, ew_v = ns_mps[i], ew_mps[i]
             else:
                 off = forfeits[k]
                 shares = [rules.late_other_share, rules.late_other_share]
