@@ -9,6 +9,7 @@ changes a value in the sheet changes the rule (and a bad value is reported by ce
 from __future__ import annotations
 
 import copy
+from collections import OrderedDict
 
 import re
 from decimal import Decimal
@@ -301,10 +302,29 @@ def regulation_from_sheet(port: WorkbookPort) -> Regulation:
     memo = port.derived(sheet) if hasattr(port, "derived") and find_sheet(port, SETTINGS) else None
     if memo is not None and "regulation" in memo:
         return copy.deepcopy(memo["regulation"])
-    reg = _regulation_from_sheet(port, sheet)
+    # the same 规程 values give the same regulation (the presets are fixed for the process):
+    # a process that runs many commands (a test run, the xlwings Server) reads each once
+    key = None
+    if find_sheet(port, SETTINGS) is not None:
+        key = (sheet, tuple(tuple(r) for r in port.read_values(sheet)))
+    reg = _BY_VALUES.get(key) if key is not None else None
+    if reg is not None:
+        _BY_VALUES.move_to_end(key)
+        reg = copy.deepcopy(reg)
+    else:
+        reg = _regulation_from_sheet(port, sheet)
+        if key is not None:
+            _BY_VALUES[key] = copy.deepcopy(reg)
+            while len(_BY_VALUES) > 32:
+                _BY_VALUES.popitem(last=False)
     if memo is not None:
         memo["regulation"] = copy.deepcopy(reg)
     return reg
+
+
+#: (sheet name, the 规程 sheet's values) → the regulation they give (errors are never kept:
+#: a sheet that is refused is read, and refused, every time)
+_BY_VALUES: "OrderedDict[tuple, Regulation]" = OrderedDict()
 
 
 def _regulation_from_sheet(port: WorkbookPort, sheet: str) -> Regulation:

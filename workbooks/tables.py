@@ -172,7 +172,9 @@ def records(df: pd.DataFrame):
     # the sheets' frames (object columns) column by column: ``to_dict("index")`` boxes every
     # cell through pandas, far slower on the thousands of rows a command reads
     cols = list(df.columns)
-    data = [df.iloc[:, i].tolist() for i in range(len(cols))]
+    # one 2-D object array of the frame's single block, its columns as lists (a Series per
+    # column cost ~40 µs each, times every column of every read)
+    data = df.to_numpy(dtype=object).T.tolist() if cols else []
     for idx, vals in zip(df.index.tolist(), zip(*data) if cols else ((),) * len(df)):
         yield idx, {k: (None if isinstance(v, float) and v != v else v) for k, v in zip(cols, vals)}
 
