@@ -54,30 +54,34 @@ def _new(path: Path, preset: str) -> None:
 
 def _fill(path: Path, rng: random.Random, *, tie: str | None = None) -> int:
     """Type every blank 成绩 row of a drawn match: the first table of each (stage, round) from 16
-    or 8 逐副成绩 board scores, the others as IMPs; ``tie``: the 场次 typed as a tie (30 : 30)."""
-    book = openpyxl.load_workbook(path)
-    res, boards = book["成绩"], book["逐副成绩"]
+    or 8 逐副成绩 board scores, the others as IMPs; ``tie``: the 场次 typed as a tie (30 : 30).
+    The numbers go straight into the two sheets' XML (tests.helpers.type_cells)."""
+    from tests.helpers import sheet_rows, type_cells
+    res, boards = sheet_rows(path, "成绩"), sheet_rows(path, "逐副成绩")
     by_board = {}
-    for row in boards.iter_rows(min_row=2):
-        by_board.setdefault((row[0].value, row[1].value, row[3].value), []).append(row)
+    for r, row in enumerate(boards[1:], start=2):
+        by_board.setdefault((row[0], row[1], row[3]), []).append((r, row))
+    res_cells: dict = {}
+    board_cells: dict = {}
     n = 0
-    for row in res.iter_rows(min_row=2):
-        stage, rnd, match, table, home, away, hi, ai = (c.value for c in row[:8])
+    for r, row in enumerate(res[1:], start=2):
+        stage, rnd, match, table, home, away, hi, ai = row[:8]
         if stage is None or hi is not None or (match and str(match).endswith("加赛")):
             continue
         brows = by_board.get((stage, rnd, table), [])
         if tie is not None and match == tie:
-            row[6].value, row[7].value = 30, 30
+            res_cells[(r, 7)], res_cells[(r, 8)] = 30, 30
         elif table == 1 and brows:
-            if brows[0][5].value is not None:
+            if brows[0][1][5] is not None:
                 continue
-            for b in brows:
-                b[5].value = rng.choice([-1, 1]) * rng.choice([100, 420, 620, 50, 1430])
-                b[6].value = rng.choice([-1, 1]) * rng.choice([100, 420, 620, 50, 1430])
+            for br, _b in brows:
+                board_cells[(br, 6)] = rng.choice([-1, 1]) * rng.choice([100, 420, 620, 50, 1430])
+                board_cells[(br, 7)] = rng.choice([-1, 1]) * rng.choice([100, 420, 620, 50, 1430])
         else:
-            row[6].value, row[7].value = rng.randint(0, 45), rng.randint(0, 45)
+            res_cells[(r, 7)], res_cells[(r, 8)] = rng.randint(0, 45), rng.randint(0, 45)
         n += 1
-    book.save(path)
+    type_cells(path, "成绩", res_cells)
+    type_cells(path, "逐副成绩", board_cells)
     return n
 
 

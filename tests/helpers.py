@@ -47,13 +47,27 @@ def pair_row(group, n1, n2, g1="男", g2="男", b1=dt.date(1970, 1, 1), b2=dt.da
 
 
 def fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
-    """Type rows into a sheet the way a user would (openpyxl directly, no bianpai code)."""
+    """Type rows into a sheet the way a user would (no bianpai code): a blank (``None``) leaves
+    its cell as it is. Numbers and texts go straight into the sheet's XML part
+    (:func:`type_cells`); a row with anything else (a date, a boolean, a formula ``=…``) is
+    typed through openpyxl, which loads and saves the workbook whole."""
+    cells = {(r, c): v for r, row in enumerate(rows, start=start_row)
+             for c, v in enumerate(row, start=1) if v is not None}
+    if all(_plain(v) for v in cells.values()):
+        type_cells(path, sheet, cells)
+        return
     wb = openpyxl.load_workbook(path)
     ws = wb[sheet]
     for r, row in enumerate(rows, start=start_row):
         for c, v in enumerate(row, start=1):
             ws.cell(row=r, column=c, value=v)
     wb.save(path)
+
+
+def _plain(v) -> bool:
+    """A value :func:`type_cells` types as openpyxl would store it: a number, or a text that
+    openpyxl does not take for a formula."""
+    return type(v) in (int, float) or (type(v) is str and not v.startswith("="))
 
 
 def sheet_rows(path: Path, sheet: str) -> list[tuple]:
@@ -82,6 +96,13 @@ def digest(path: Path) -> str:
 def set_setting(path: Path, key: str, value) -> None:
     """Type ``value`` into the 值 cell of 规程 row ``key`` (column 设置项), as an organizer edits a
     rule. Raises ``KeyError`` when the workbook has no such row."""
+    if value is None or _plain(value):  # a number or a text: straight into the sheet's XML
+        at = next((r for r, row in enumerate(sheet_rows(path, "规程"), start=1)
+                   if r > 1 and row[0] == key), None)
+        if at is None:
+            raise KeyError(key)
+        type_cells(path, "规程", {(at, "C"): value})
+        return
     wb = openpyxl.load_workbook(path)
     for row in wb["规程"].iter_rows(min_row=2):
         if row[0].value == key:
@@ -131,9 +152,9 @@ def type_cells(path: Path, sheet: str, cells: dict[tuple[int, str | int], object
     """Type values into existing rows of one sheet, ``cells[(row, column)] = value`` (column
     a letter or a 1-based number; value a number, a text or None to clear the cell), the quick
     way: only that sheet's XML part is rewritten (the workbook is not loaded and saved whole
-    as :func:`fill` does — for tests that type into a large workbook). Cells keep their style;
-    a cell the row does not have is inserted in column order. Falls back to openpyxl for a
-    row the sheet does not have."""
+    through openpyxl). Cells keep their style; a cell the row does not have is inserted in
+    column order, a row the sheet does not have in row order (and the sheet's dimension grows
+    over it)."""
     import os
     import re
     import zipfile
@@ -195,19 +216,44 @@ def type_cells(path: Path, sheet: str, cells: dict[tuple[int, str | int], object
             body = body[:at] + new + body[at:]
         return m.group(1) + body + "</row>"
 
+    # an empty row is written <row r="5"/>: made <row r="5"></row> first, so one pattern
+    # reads every row
+    xml = re.sub(r'(<row r="\d+"[^>]*?)/>', r"\1></row>", xml)
     xml = re.sub(r'(<row r="(\d+)"[^>]*>)(.*?)</row>', patch_row, xml, flags=re.S)
-    missing = [((r, col), v) for r, row in by_row.items() for col, v in row.items()]
+    if by_row:  # rows the sheet does not have yet, each before the first later row
+        xml = re.sub(r"<sheetData\s*/>", "<sheetData></sheetData>", xml)
+        for r in sorted(by_row):
+            row = patch_row(re.match(r'(<row r="(\d+)">)()</row>', f'<row r="{r}"></row>'))
+            later = next((m for m in re.finditer(r'<row r="(\d+)"', xml)
+                          if int(m.group(1)) > r), None)
+            at = later.start() if later else xml.index("</sheetData>")
+            xml = xml[:at] + row + xml[at:]
+        xml = _grown_dimension(xml)
     tmp = path.with_name(path.name + ".typing")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as out:
         for info, data in entries:
             out.writestr(info, xml.encode("utf-8") if info.filename == part else data)
     os.replace(tmp, path)
-    if missing:  # rows the sheet does not have yet: openpyxl writes them
-        wb = openpyxl.load_workbook(path)
-        ws = wb[sheet]
-        for (r, col), v in missing:
-            ws[f"{col}{r}"] = v
-        wb.save(path)
+
+
+def _grown_dimension(xml: str) -> str:
+    """The sheet XML with its ``<dimension ref>`` covering every cell it holds."""
+    import re
+
+    from openpyxl.utils import column_index_from_string, get_column_letter
+    refs = re.findall(r'<c r="([A-Z]+)(\d+)"', xml)
+    if not refs:
+        return xml
+    last_col = max(column_index_from_string(c) for c, _ in refs)
+    last_row = max(int(r) for _, r in refs)
+    m = re.search(r'<dimension ref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"\s*/>', xml)
+    if m is None:
+        return xml
+    c1, r1 = m.group(1), int(m.group(2))
+    c2 = column_index_from_string(m.group(3) or m.group(1))
+    r2 = int(m.group(4) or m.group(2))
+    ref = (f"{c1}{r1}:{get_column_letter(max(c2, last_col))}{max(r2, last_row)}")
+    return xml[:m.start()] + f'<dimension ref="{ref}"/>' + xml[m.end():]
 
 
 def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) -> None:

@@ -1,0 +1,43 @@
+"""The test helpers that type into workbooks: the quick XML typing (tests.helpers.type_cells,
+used by fill for numbers and texts) leaves the workbook reading exactly as openpyxl's typing
+(load, set the cells, save) does, through bianpai's own reader and through openpyxl."""
+
+from __future__ import annotations
+
+import shutil
+
+import openpyxl
+
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.helpers import fill, four_pairs, new_event, sheet_rows
+
+
+def _openpyxl_fill(path, sheet, rows, start_row):
+    wb = openpyxl.load_workbook(path)
+    ws = wb[sheet]
+    for r, row in enumerate(rows, start=start_row):
+        for c, v in enumerate(row, start=1):
+            ws.cell(row=r, column=c, value=v)
+    wb.save(path)
+
+
+def test_fill_reads_back_as_openpyxl_typing(tmp_path):
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)  # rows the sheet did not have (2–5)
+    rows = [["男子双人赛", None, "甲九", "男", None, None, "乙九", "女"],  # a new row (7)
+            [None, 3, None, None, None, None, None, None, None, None, "  深 圳 "],  # an existing row
+            ["女子双人赛", None, "丙", "女", None, None, "丁", "女", None, None, "x", 1.5, 7]]
+    other = tmp_path / "o.xlsx"
+    shutil.copyfile(wb, other)
+    for path, typing in ((wb, fill), (other, _openpyxl_fill)):
+        typing(path, "报名", rows[:1], start_row=7)
+        typing(path, "报名", rows[1:2], start_row=3)
+        typing(path, "报名", rows[2:], start_row=12)  # past a gap of empty rows
+        typing(path, "报名", [[None, 5]], start_row=2)
+    assert sheet_rows(wb, "报名") == sheet_rows(other, "报名")
+    assert OpenpyxlPort(wb).read_values("报名") == OpenpyxlPort(other).read_values("报名")
+    got = OpenpyxlPort(wb).read_values("报名")
+    assert got[6][2] == "甲九" and got[2][10] == "  深 圳 " and got[11][11] == 1.5
+    assert got[1][1] == 5 and got[1][2] == "甲1"  # a blank leaves the cell as it was
+    book = openpyxl.load_workbook(wb)  # still a workbook openpyxl (and Excel) opens
+    assert book["报名"].max_row == 12
