@@ -158,11 +158,12 @@ class _Bracket(BaseModel):
         return -Decimal(str(v))
 
     def _place_eliminated(self, res: Resolution, alive: list[int], top: list[dict],
-                          pool) -> list[dict]:
+                          pool, *, vacant: int = 0) -> list[dict]:
         """Rows for the eliminated, after the ``top`` rows: later elimination ranks higher;
-        within one stage round shared (or by frames in the lost match)."""
+        within one stage round shared (or by frames in the lost match). ``vacant``: places
+        left empty before them (a champion nobody won: both finalists withdrew)."""
         rows = list(top)
-        placed = len(rows)
+        placed = len(rows) + vacant
         by_round: dict[int, list[tuple[int, Resolved]]] = {}
         for x, r in res.eliminated.items():
             if any(row["entrant"] == x for row in top):

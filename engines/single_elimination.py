@@ -329,7 +329,10 @@ class SingleElimination(_Bracket):
             else:
                 why = "出线" if fin else "未出局"
                 top.extend(self._row(x, pool, 1, why, res) for x in sorted(alive))
-            rows.extend(self._place_eliminated(res, alive, top, pool))
+            # a finished knockout that nobody won (every finalist withdrew): the title stays
+            # vacant (冠军空缺), the last ones out share the places after it
+            vacant = 1 if fin and k == 1 and not top and not alive else 0
+            rows.extend(self._place_eliminated(res, alive, top, pool, vacant=vacant))
         return _placings_frame(rows)
 
     def _playoff_rows(self, res: Resolution, pool) -> list[dict]:

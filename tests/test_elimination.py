@@ -475,6 +475,21 @@ def test_single_elimination_invariants(n, mode, seed, withdraw):
     assert (pl["place"] == 1).sum() <= 1 or not len(state.matches)
 
 
+def test_a_final_nobody_plays_leaves_the_title_vacant():
+    """Both finalists withdraw after the semi-finals (the case hypothesis found: 3 entrants,
+    all withdrawn after round 1): nobody is champion; the two share 2nd (第2轮退赛), the
+    semi-final loser is 4th."""
+    ents = [StageEntrant(1, seed=1, withdrawn_after=1), StageEntrant(2, withdrawn_after=1),
+            StageEntrant(3, withdrawn_after=1)]
+    fmt = SingleElimination(seeding="standard")
+    state = play(fmt, StageState(ents, seed=18800), lambda m: 3 if 3 in m.entrants else m.entrants[0])
+    assert fmt.finished(state)
+    pl = fmt.placings(state).set_index("entrant")
+    assert (pl["place"] == 1).sum() == 0
+    assert pl.loc[1, "place"] == pl.loc[3, "place"] == 2
+    assert pl.loc[2, "place"] == 4 and pl.loc[1, "decided_by"] == "第2轮退赛"
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(sizes=st.lists(st.integers(1, 8), min_size=1, max_size=4), seed=st.integers(0, 10 ** 6))
 def test_double_elimination_invariants(sizes, seed):

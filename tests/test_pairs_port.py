@@ -46,7 +46,8 @@ def _new(path, roster):
 
 
 def _sheet(path, name):
-    return [list(r) for r in openpyxl.load_workbook(path)[name].iter_rows(values_only=True)]
+    from tests.helpers import sheet_rows  # one sheet read, not the whole workbook loaded
+    return [list(r) for r in sheet_rows(path, name)]
 
 
 def test_pairs_layout_declares_its_gate():
