@@ -113,11 +113,14 @@ def _calamine_rows(path: Path, sheet: str) -> list[tuple] | None:
             skip_empty_area=False)
     except Exception:  # noqa: BLE001 - openpyxl reads it
         return None
-    # openpyxl yields the rows and cells the sheet stores, also those without a value
+    # openpyxl yields the rows and cells the sheet stores, also those without a value (a row
+    # that only sets a height, an empty styled cell)
     last_row, last_col = 0, 0
     for m in re.finditer(rb'<c r="([A-Z]+)(\d+)"', xml):
         last_row = max(last_row, int(m.group(2)))
         last_col = max(last_col, _col(m.group(1).decode()))
+    for m in re.finditer(rb'<row r="(\d+)"', xml):
+        last_row = max(last_row, int(m.group(1)))
     out = [tuple(_as_openpyxl(v) for v in r) for r in rows]
     width = max(last_col, max((len(r) for r in out), default=0))
     out += [()] * (last_row - len(out))

@@ -41,3 +41,18 @@ def test_fill_reads_back_as_openpyxl_typing(tmp_path):
     assert got[1][1] == 5 and got[1][2] == "甲1"  # a blank leaves the cell as it was
     book = openpyxl.load_workbook(wb)  # still a workbook openpyxl (and Excel) opens
     assert book["报名"].max_row == 12
+
+
+def test_sheet_rows_read_as_openpyxl_reads_them(golden_pairs_book, golden_teams_book):
+    """sheet_rows reads a sheet with python-calamine: every sheet of two finished events (the
+    pairs and a bridge team golden flow: dates, merged paper rows, empty styled cells, numbers
+    and texts) reads exactly as openpyxl's read-only mode reads it."""
+    from tests.helpers import _calamine_rows, openpyxl_sheet_rows
+    for book in (golden_pairs_book, golden_teams_book("fujian-elder-bridge-teams")):
+        fast = 0
+        for name in openpyxl.load_workbook(book, read_only=True).sheetnames:
+            got = _calamine_rows(book, name)
+            if got is not None:
+                fast += 1
+                assert got == openpyxl_sheet_rows(book, name), name
+        assert fast >= 10  # most sheets are read the quick way
