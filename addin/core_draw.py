@@ -27,6 +27,7 @@ from bianpai.addin.core_check import _findings
 from bianpai.addin.core_numbers import _number_teams, _numbers_typed, seed_typed_groups
 from bianpai.addin.core_joiners import add_late_entries, runs_beside_next, write_late_entries
 from bianpai.addin.core_views import append_core_rows, style_of, write_core_sheet
+from bianpai.addin.core_records import write_book_record
 
 
 # ------------------------------------------------------------------------------ draw
@@ -379,11 +380,10 @@ def _movement_rows(ev: CoreEvent, new) -> tuple[list[list], tuple | None]:
 def write_record(port: WorkbookPort, layout, rows: list[list], lang: str, keys: list[str]) -> None:
     """Write a record sheet (抽签, 晋级) and its hidden copy (the values ``keys`` of each row),
     against which every later command checks it (:func:`bianpai.addin.competition.check_record`)."""
-    from bianpai.addin.competition import RECORD_COPIES
+    from bianpai.addin.core_records import RECORD_COPIES, record_values
     from bianpai.workbooks.port import SheetFormat
     c.write_generated(port, layout, rows, lang)
-    idx = [next(i for i, col in enumerate(layout.columns) if col.key == k) for k in keys]
-    copy = [keys] + [[("" if r[i] is None else str(r[i])) for i in idx] for r in rows]
+    copy = [keys] + record_values(layout, rows, keys)
     port.write_sheet(RECORD_COPIES[layout.key], copy,
                      SheetFormat(hidden=True, freeze=None, header_fill=None, bold_header=False,
                                  text_columns=list(range(len(keys)))))
@@ -401,8 +401,9 @@ def _write_draw(ev: CoreEvent, seed_of: dict[str, int], new, rewrite_draw: bool 
         rows = _draw_rows(ev, seed_of)
         if style_of(ev.reg).record_copies:
             write_record(port, K.DRAW, rows, lang, DRAW_KEYS)
-        else:  # a style that checks its 抽签 by the roster rows keeps no hidden copy
+        else:  # a style whose sheets are fixed keeps the record as a document property
             write_core_sheet(port, ev.reg, K.DRAW, rows, lang)
+            write_book_record(port, K.DRAW, rows, DRAW_KEYS)
     mrows, sides = _movement_rows(ev, new)
     if mrows:
         c.write_generated(port, K.movement_layout(sides or ev.lay.sides), mrows, lang,

@@ -15,6 +15,7 @@ from decimal import Decimal
 import pandas as pd
 
 from bianpai.engines.core import TypedMatch
+from bianpai.addin.core_records import RECORD_COPIES, saved_record  # noqa: F401
 from bianpai.addin.core_row_checks import match_row_problem, penalty_row_problem
 from bianpai.addin.core_unused import unused_cells
 from bianpai.engines.penalty_check import penalty_amount
@@ -42,25 +43,29 @@ def records(df: pd.DataFrame):
 
 
 
-#: hidden copies of the record sheets a command generated (抽签, 晋级): a hand edit of a fact
-#: the event depends on is refused with its cell instead of being trusted or re-drawn
-RECORD_COPIES = {"draw": "_bianpai_draw", "entries": "_bianpai_entries"}
+# RECORD_COPIES: the hidden copies of the record sheets a command generated (抽签, 晋级), or
+# document properties of the same name (bianpai.addin.core_records): a hand edit of a fact the
+# event depends on is refused with its cell instead of being trusted or re-drawn
 DRAW_KEYS = ["group", "number", "name", "pool", "position", "roster_row", "seed", "join_round"]
 ENTRY_KEYS = ["group", "stage", "number", "pool", "position", "from_stage", "from_pool",
               "from_place", "carry", "join_round", "seed"]
 
 
 def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> None:
-    """Compare the record sheet ``df`` (columns ``keys``) with the hidden copy the generating
-    command wrote; every changed, added or deleted cell is an error naming it."""
-    copy = RECORD_COPIES[layout.key]
-    if copy not in ev.port.sheet_names():
+    """Compare the record sheet ``df`` (columns ``keys``) with the record the generating
+    command kept (its hidden copy, or the style's document property:
+    :func:`~bianpai.addin.core_records.saved_record`); every changed, added or deleted cell is
+    an error naming it. A sheet shown through a style's view is compared in the columns it
+    shows."""
+    record = saved_record(ev, layout, keys)
+    if record is None:
         return
-    grid = ev.port.read_values(copy)
-    saved = [list(r) + [None] * (len(keys) - len(r)) for r in grid[1:] if any(v is not None for v in r)]
+    saved, trusted = record
     sheet = df.attrs.get("sheet", layout.zh)
     cols = df.attrs.get("columns", {})
+    shown = [k in cols or not df.attrs.get("view") for k in keys]
     now = [(row, [rec.get(k) for k in keys]) for row, rec in _all_records(df)]
+    found: list[InputError] = []
     norm = lambda v: "" if v is None else str(v).strip()  # noqa: E731
 
     def same(a, b) -> bool:  # numbers by value: a carry of 41.60 reads back as 41.6
@@ -72,7 +77,7 @@ def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> No
             return False
     for i in range(max(len(saved), len(now))):
         if i >= len(now):
-            ev.errors.append(InputError(
+            found.append(InputError(
                 f"“{sheet}”表少了第{i + 2}行（原为 {'、'.join(norm(v) for v in saved[i] if v is not None)}）："
                 f"此表由命令生成，请勿删改；如需重抽请撤销或重新抽签",
                 f"row {i + 2} of {sheet} was deleted; this sheet is generated: undo instead",
@@ -80,19 +85,21 @@ def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> No
             break
         row, vals = now[i]
         if i >= len(saved):
-            ev.errors.append(InputError(f"“{sheet}”表多了第{row}行：此表由命令生成，请勿添加",
-                                        f"row {row} was added to {sheet}; it is generated",
-                                        sheet=sheet, cell=f"{row}:{row}"))
+            found.append(InputError(f"“{sheet}”表多了第{row}行：此表由命令生成，请勿添加",
+                                    f"row {row} was added to {sheet}; it is generated",
+                                    sheet=sheet, cell=f"{row}:{row}"))
             continue
-        for k, a, b in zip(keys, saved[i], vals):
-            if type(a) is type(b) and a == b:  # as same() finds them, without the text
+        for k, a, b, see in zip(keys, saved[i], vals, shown):
+            if not see or type(a) is type(b) and a == b:  # as same() finds them, without the text
                 continue
             if not same(a, b):
-                ev.errors.append(InputError(
+                found.append(InputError(
                     f"“{sheet}”表的值被改动（原为“{norm(a)}”，现为“{norm(b)}”）：此表由命令生成，"
                     f"是编排的依据，不能手改；如需调整请撤销或重新抽签/进入下一阶段",
                     f"{sheet} was edited ({norm(a)!r} → {norm(b)!r}); it is generated, undo instead",
                     sheet=sheet, cell=f"{cols.get(k, '?')}{row}"))
+    if found and trusted():
+        ev.errors.extend(found)
 
 
 def _read_draw(ev: CoreEvent) -> None:

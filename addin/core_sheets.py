@@ -129,7 +129,8 @@ def _crosstable(ev: CoreEvent, extras: list[dict] | None = None) -> list[list]:
     :func:`bianpai.workbooks.core_layouts.crosstable_layout`). A cell is the scoring's
     ``crosstable_text(result, side, lang)`` when it has one, else 场分:场分; two meetings are
     joined by the workbook style's ``crosstable_sep``. ``extras`` (when given) gets, per row,
-    the entrant's criteria (``c_<name>``) a style's view may show."""
+    the entrant's criteria (``c_<name>``) and the rounds of its byes (``bye_rounds``) a
+    style's view may show."""
     from bianpai.addin.core_views import style_of  # noqa: PLC0415
     sep = style_of(ev.reg).crosstable_sep
     out = []
@@ -145,14 +146,14 @@ def _crosstable(ev: CoreEvent, extras: list[dict] | None = None) -> list[list]:
                 pos = {e.number: i for i, e in enumerate(order, start=1)}
                 tab = st.standings[p].set_index("entrant")
                 cells: dict[tuple[int, int], list[str]] = {}
-                byes: dict[int, list[str]] = {}
+                byes: dict[int, list[int]] = {}
                 for r in st.results.values():
                     m = r.match
                     if m.pool != p:
                         continue
                     if m.is_bye:
                         for e in m.entrants:
-                            byes.setdefault(e, []).append(f"R{m.round}")
+                            byes.setdefault(e, []).append(m.round)
                         continue
                     a, b = m.sides[0], m.sides[1]
                     own = getattr(s.scoring, "crosstable_text", None)
@@ -174,12 +175,13 @@ def _crosstable(ev: CoreEvent, extras: list[dict] | None = None) -> list[list]:
                             or None for o in order]
                     row += [None] * (ev.crosstable_width - width)
                     mp = tab.loc[e.number, "match_points"] if "match_points" in tab.columns else None
-                    row += ["、".join(byes.get(e.number, [])) or None, _cell(mp),
-                            place_of(tab.loc[e.number, "rank"])]
+                    row += ["、".join(f"R{n}" for n in byes.get(e.number, [])) or None,
+                            _cell(mp), place_of(tab.loc[e.number, "rank"])]
                     out.append(row)
                     if extras is not None:
-                        extras.append({f"c_{k}": _cell(tab.loc[e.number, k]) for k in tab.columns
-                                       if k in CRITERIA})
+                        extras.append({**{f"c_{k}": _cell(tab.loc[e.number, k])
+                                          for k in tab.columns if k in CRITERIA},
+                                       "bye_rounds": sorted(byes.get(e.number, []))})
     return out
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from openpyxl.utils import get_column_letter
 
+from bianpai.addin.core_records import RECORD_COPIES
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.tables import find_sheet
@@ -30,8 +31,8 @@ from bianpai.addin.core_views import shown_layout
 if TYPE_CHECKING:
     from bianpai.addin.competition import CoreEvent
 
-#: the hidden copy of 抽签 the draw writes (:data:`bianpai.addin.core_read.RECORD_COPIES`)
-DRAW_COPY = "_bianpai_draw"
+#: the hidden copy of 抽签 the draw writes (:data:`bianpai.addin.core_records.RECORD_COPIES`)
+DRAW_COPY = RECORD_COPIES["draw"]
 #: columns whose value repeats down a list, so a merged range over them loses nothing
 MERGEABLE = {"group", "stage", "pool", "round", "table", "team", "unit", "role", "note", "label"}
 

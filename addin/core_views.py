@@ -47,7 +47,8 @@ def write_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, r
         return
     shown = v.shown(layout)
     kw["break_on"] = _breaks(shown)
-    c.write_generated(port, shown, v.rows(layout, rows, lang, extra), lang, **kw)
+    c.write_generated(port, shown, v.rows(layout, rows, lang, extra)
+                      + v.below_rows(layout, rows, lang, extra), lang, **kw)
 
 
 def placed(port: WorkbookPort, reg: Regulation, layout: SheetLayout,

@@ -344,9 +344,9 @@ def _explain(e, nxt, crits, values, path, ranks) -> tuple[str, str]:
     if skipped:
         same_zh += f"（{'、'.join(x.label_zh for x in skipped)}不适用：尚未全部相遇）"
         same_en += f" ({', '.join(x.label_en for x in skipped)} not applicable: not all have met)"
-    if c.name == "lots":
-        return (f"与第{n}名{same_zh}相同，以抽签区分（抽签列前）",
-                f"tied with #{n} on {same_en}; separated by lots")
+    if c.name == "lots":  # the entrant drawn first holds the higher lot value (``_lots``)
+        return (f"与第{n}名{same_zh}相同，以抽签区分（抽签 {a} > {b}，大者列前）",
+                f"tied with #{n} on {same_en}; separated by lots ({a} > {b}, the higher first)")
     return (f"与第{n}名{same_zh}相同，以{c.label_zh}区分 ({a} > {b})",
             f"tied with #{n} on {same_en}; separated by {c.label_en} ({a} > {b})")
 

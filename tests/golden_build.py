@@ -194,6 +194,22 @@ def per_person(certificates: list[list]) -> list[list]:
     return out
 
 
+def with_bye_lines(crosstable: list[list], schedule: list[list]) -> list[list]:
+    """A golden 交叉表 (no 轮空 column, as the Shenzhen workbook) as issue 12 wants it: its
+    cells as they are, then — beneath, after a blank row — one line per group with byes naming
+    each round's bye as the golden 对阵 shows it (东西 "轮空": 第r轮, 南北序号号, 南北选手)."""
+    byes: dict = {}
+    for g, rnd, _table, ns, ns_name, _ew, ew_name, *_ in schedule[1:]:
+        if ew_name == "轮空":
+            byes.setdefault(g, []).append(f"第{rnd}轮 {ns}号 {ns_name}")
+    if not byes:
+        return crosstable
+    width = len(crosstable[0])
+    pad = [None] * (width - 3)
+    return [*crosstable, [None] * width,
+            *([g, None, "轮空：" + "；".join(b), *pad] for g, b in byes.items())]
+
+
 def load_golden() -> dict[str, list[list]]:
     """The stored golden sheets, in sheet order."""
     names = json.loads((GOLDEN / "sheets.json").read_text(encoding="utf-8"))

@@ -104,7 +104,12 @@ def test_lots_are_seeded_and_reproducible():
     assert list(a["rank"]) == [1, 2, 3, 4]
     orders = {tuple(team_standings(df, seed=s)["team"]) for s in range(30)}
     assert len(orders) > 1  # the seed matters
-    assert "以抽签区分" in a.iloc[0]["说明"]
+    # the words name the two lot values (tb_lots, the higher ahead), as every other criterion
+    for (_, row), (_, nxt) in zip(a.iterrows(), list(a.iterrows())[1:]):
+        assert row["tb_lots"] > nxt["tb_lots"]
+        assert row["说明"].endswith(f"以抽签区分（抽签 {row['tb_lots']} > {nxt['tb_lots']}，大者列前）")
+        assert row["explanation"].endswith(
+            f"separated by lots ({row['tb_lots']} > {nxt['tb_lots']}, the higher first)")
     with pytest.raises(RuleError):
         team_standings(df)  # lots needed, no seed
 

@@ -21,7 +21,7 @@ from bianpai.addin.competition import is_core_regulation
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks import roster_layouts as RL
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
-from tests.golden_build import PRESET, SEED, _fill, _pair, load_golden
+from tests.golden_build import PRESET, SEED, _fill, _pair, load_golden, with_bye_lines
 
 
 def _roster(woman_in_men: bool = False) -> list[list]:
@@ -170,8 +170,10 @@ def test_core_writes_the_golden_sheet(golden_on_core, name):
     """八（二）比赛分、八（三）轮空与弃权、十一（三）（四）超时/迟到罚则、十二 录取名次: the sheets of the
     golden event the core already produces are the golden ones, cell for cell — the typed 成绩
     (牌号 across the event, the rows of the hand-edited tables appended), 轮成绩, 罚分 read back
-    through the style's views, and the 奖励/证书 the core's standings give."""
-    want = load_golden()[name]
+    through the style's views, and the 奖励/证书 the core's standings give. 交叉表: the golden
+    cells, and beneath them the line of the men's byes (issue 12, ``with_bye_lines``)."""
+    golden = load_golden()
+    want = golden[name] if name != "交叉表" else with_bye_lines(golden[name], golden["对阵"])
     assert golden_on_core[name] == want
 
 

@@ -409,3 +409,37 @@ def test_pairs_awards_before_any_result_say_what_to_do(tmp_path):
     assert res.exit_code == 2, out
     assert out.count("尚未录入任何成绩，不能分配奖励：请先在“成绩”表（或“轮成绩”表）录入成绩") == 3
     assert "下一步" in out
+
+
+def test_pairs_crosstable_shows_the_byes_of_an_odd_field(tmp_path):
+    """Issue 12 (交叉表 shows byes) on the pairs style, whose 交叉表 has no 轮空 column (as the
+    Shenzhen workbook): 5 men's pairs, every round one bye (八（三）). Beneath the table, after a
+    blank row, one line names the bye of each round played so far as 对阵 shows it (rounds 1–3
+    typed, then all five), as the table's cells show the rounds played — in Chinese, and in
+    English in an English workbook; the table's own rows are the pairs alone. 4 women's pairs,
+    no bye: no line for them."""
+    from tests.helpers import fill, new_event, pair_row, sheet_rows
+    for lang, sheets, word, say in (
+            ("zh", ("报名", "对阵", "轮成绩", "交叉表"), "轮空：", "第{r}轮 {n}号 {name}"),
+            ("en", ("Roster", "Pairings", "Round scores", "Crosstable"), "Byes: ",
+             "round {r} No {n} {name}")):
+        wb = new_event(tmp_path / f"odd-{lang}.xlsx", lang=lang)
+        fill(wb, sheets[0], [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 6)]
+             + [pair_row("女子双人赛", f"丙{i}", f"丁{i}", "女", "女") for i in range(1, 5)])
+        assert run("draw", wb, "--seed", 7).exit_code == 0
+        sched = sheet_rows(wb, sheets[1])
+        men = sched[1][0]
+        byes = sorted((r[1], r[3], r[4]) for r in sched[1:] if r[0] == men and r[5] is None)
+        assert [b[0] for b in byes] == [1, 2, 3, 4, 5]  # a bye every round, one each
+        for played in (3, 5):
+            fill(wb, sheets[2], [[g, rnd, t, ns, ew, 55, 45, None, None]
+                                 for g, rnd, t, ns, _n, ew, *_ in sched[1:]
+                                 if ew is not None and rnd <= played])
+            assert run("rank", wb).exit_code == 0
+            cross = sheet_rows(wb, sheets[3])
+            width = len(cross[0])
+            table = [r for r in cross[1:] if isinstance(r[1], int)]
+            assert len(table) == 9 and cross[1 + len(table)] == (None,) * width
+            line = word + ("；" if lang == "zh" else "; ").join(
+                say.format(r=r, n=n, name=name) for r, n, name in byes[:played])
+            assert cross[2 + len(table):] == [(men, None, line, *[None] * (width - 3))], lang

@@ -137,7 +137,8 @@ def test_core_first_stage_rows_equal(whole_flow, preset):
 
 @pytest.mark.parametrize("preset", G.PRESETS)
 def test_core_keeps_no_hidden_record_copies(whole_flow, preset):
-    """The style checks its 抽签 against the roster rows: no ``_bianpai_draw`` sheet, and no
+    """The style keeps the record of its 抽签 outside the sheets (a document property,
+    tests/test_draw_record.py): no ``_bianpai_draw`` sheet, and no
     退赛/交叉表 the pipeline's workbook does not have; the core's sheets beyond the pipeline's
     are the paper of issue 12 (桌卡, 记分单, 成绩公告, 排名走势) and those still open (none: 晋级
     is shown as 带分 and 排名 as one 排名-‹阶段› per stage, without ``_bianpai_entries``)."""

@@ -23,7 +23,7 @@ from bianpai.engines.errors import RuleError
 from bianpai.engines.prizes import allocate
 from bianpai.engines.single_elimination import SingleElimination
 from bianpai.templates.presets_io import load_preset
-from tests.helpers import fill, four_pairs, new_event, sheet_rows
+from tests.helpers import fill, four_pairs, new_event, pair_row, sheet_rows
 
 runner = CliRunner()
 D = dt.date
@@ -43,7 +43,7 @@ def test_standings_explanation_is_folded_not_cut_and_pools_are_named():
     """深圳 十三（一）“比较场分相同对的平均得分率，高者列前”; 够级 七（一）1 “每个小组取前三名”:
     on an 80-column terminal the 说明 says which tie-break decided (no “…”), and a stage
     played in pools (A/B/C) shows the pool of each row."""
-    why = "与第2名场分、净胜分相同，以抽签区分（抽签列前）"
+    why = "与第2名场分、净胜分相同，以抽签区分（抽签 2 > 1，大者列前）"
     rows = [dict(pool=p, rank=r, team=10 * i + r, name=f"{p}{r}队", match_points="4",
                  net_score="16", top_finishes=None, explanation=why if r == 1 else "")
             for i, p in enumerate("ABC") for r in (1, 2)]
@@ -52,9 +52,30 @@ def test_standings_explanation_is_folded_not_cut_and_pools_are_named():
     out = _text(con)
     assert "…" not in out
     flat = "".join(ch for ch in out if ch not in " │\n")
-    assert "以抽签区分（抽签列前）" in flat
+    assert "以抽签区分（抽签2>1，大者列前）" in flat
     assert "小组" in out and "│ B " in out
     assert "头游次数" not in out   # a criterion without values in this table is not a column
+
+
+def test_a_tie_broken_by_lot_names_both_lot_values_as_the_sheet_shows_them(tmp_path):
+    """深圳 十三（三）“……抽签决定”: nothing entered, every place is the lot's. Each 说明 that says
+    the lot decided names the two values of the 抽签 column — its own row's and the next row's
+    — the higher one ahead, in Chinese and (English workbook) in English."""
+    for lang, word in (("zh", "以抽签区分（抽签 {a} > {b}，大者列前）"),
+                       ("en", "separated by lots ({a} > {b}, the higher first)")):
+        wb = new_event(tmp_path / f"lots-{lang}.xlsx", lang=lang)
+        fill(wb, "报名" if lang == "zh" else "Roster",
+             [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 5)])
+        assert runner.invoke(app, ["draw", str(wb), "--seed", "5"]).exit_code == 0
+        assert runner.invoke(app, ["rank", str(wb)]).exit_code == 0
+        rows = sheet_rows(wb, "排名" if lang == "zh" else "Standings")
+        lot, why = rows[0].index("抽签" if lang == "zh" else "lots"), len(rows[0]) - 1
+        body = rows[1:]
+        assert len(body) == 4
+        for row, nxt in zip(body, body[1:]):
+            assert row[lot] > nxt[lot]
+            assert row[why].endswith(word.format(a=row[lot], b=nxt[lot])), row[why]
+        assert not body[-1][why]
 
 
 def test_countback_strings_do_not_take_the_explanation_room():

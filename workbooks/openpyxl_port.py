@@ -33,7 +33,7 @@ from typing import Any
 import openpyxl
 
 from bianpai.engines.errors import BianpaiError, InputError
-from bianpai.workbooks import backups, package
+from bianpai.workbooks import backups, package, package_props
 from bianpai.workbooks.port import Grid, SheetFormat  # noqa: F401
 # the pieces, one concept a module; their names stay importable from here
 from bianpai.workbooks.file_lock import (TEMP_SUFFIX, FileLock, _write_target,  # noqa: F401
@@ -230,6 +230,18 @@ class OpenpyxlPort:
         merged = getattr(self._sheet(sheet), "merged_cells", None)
         return [] if merged is None else [(r.min_row, r.min_col, r.max_row, r.max_col)
                                           for r in merged.ranges]
+
+    def read_property(self, name: str) -> str | None:
+        """The text kept under custom document property ``name`` (``None``: none), e.g. the
+        record of 抽签 (:mod:`bianpai.addin.core_records`); see
+        :mod:`~bianpai.workbooks.package_props`."""
+        return package_props.read_text(self.wb.custom_doc_props, name)
+
+    def write_property(self, name: str, text: str | None) -> None:
+        """Keep ``text`` under custom document property ``name`` (``None`` removes it),
+        written by :meth:`save` with the sheets."""
+        package_props.write_text(self.wb.custom_doc_props, name, text)
+        self._changes.properties = True
 
     def _value(self, cell):
         """A cell's value; for a formula cell its cached result (Excel/WPS/LibreOffice save one).

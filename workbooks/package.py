@@ -15,7 +15,9 @@ package and replaces only:
 * the cells appended to a kept sheet, patched into its original XML (every other cell, formula
   and cached value untouched), growing its table over the new rows;
 * ``workbook.xml`` (sheet list, defined names re-indexed, print titles of regenerated sheets),
-  its relationships and ``[Content_Types].xml``; ``calcChain.xml`` is dropped (Excel rebuilds it).
+  its relationships and ``[Content_Types].xml``; ``calcChain.xml`` is dropped (Excel rebuilds it);
+* ``docProps/custom.xml`` when the command wrote a custom document property
+  (:mod:`~bianpai.workbooks.package_props`: the record of 抽签 of a style without hidden copies).
 
 Every other part — untouched sheets, drawings, charts, media, VBA, custom XML, themes — is copied
 byte for byte. Before writing, :func:`losses` names what a regenerated or deleted sheet holds
@@ -41,6 +43,7 @@ from bianpai.workbooks.package_parts import (BUILTIN_NAMES, CALC_CHAIN_TYPE, CT,
                                              _rels, _sheet_parts, _xml, losses, rels_path,
                                              resolve)
 from bianpai.workbooks.package_charts import write_charts
+from bianpai.workbooks.package_props import write_custom_part
 from bianpai.workbooks.package_styles import StyleMerger, _restyle  # noqa: F401
 
 
@@ -54,9 +57,10 @@ class Changes:
     deleted: set[str] = field(default_factory=set)  # original sheets removed
     # kept sheets with cells written: {sheet: {(row, col): keep_original_style}}
     appended: dict[str, dict[tuple[int, int], bool]] = field(default_factory=dict)
+    properties: bool = False  # custom document properties written (package_props)
 
     def __bool__(self) -> bool:
-        return bool(self.rewritten or self.deleted or self.appended)
+        return bool(self.rewritten or self.deleted or self.appended or self.properties)
 
 
 def _quote(title: str) -> str:
@@ -295,6 +299,9 @@ def save_package(src, wb, changes: Changes, dest) -> None:
         out[wrels_part] = _xml(wrels)
         if merger.changed and styles_part:
             out[styles_part] = merger.data()
+
+        if changes.properties:  # a record bianpai keeps outside the sheets (package_props)
+            write_custom_part(z, wb, out, new_overrides)
 
         # parts owned only by removed sheet versions
         kept_rels = [n for n in (nameset | set(out)) - removed if n.endswith(".rels")]

@@ -12,7 +12,8 @@ knowing the style.
 - 成绩汇总 (:data:`layouts.ROUND_RESULTS`): one row per pair and round: 对手序号, 方位 NS/EW,
   比赛分%, 场分, 级差, 罚分(%顶分), 结果.
 - 交叉表 (:func:`layouts.crosstable_layout`): 序号, 选手, one column per opponent (the scoring's
-  "场分 (比赛分%)"), 场分, 平均得分率, 名次.
+  "场分 (比赛分%)"), 场分, 平均得分率, 名次; an odd field's byes on a line beneath the table
+  (:func:`bye_lines`).
 - 成绩 (:data:`layouts.BOARDS`): the core's 逐局成绩, one row per board: 牌号 across the event
   (局 = 牌号 − (r−1)·B), 南北序号/东西序号 on every row (a row of an earlier pairing is left
   aside), 南北得分, 代码.
@@ -50,6 +51,21 @@ def boards_per_round(reg: Regulation) -> dict[str, int]:
                 if name:
                     out[name] = int(b)
     return out
+
+
+def bye_lines(rows: list[dict], lang: str) -> list[list]:
+    """Beneath 交叉表 (which has no 轮空 column, as the Shenzhen workbook), one line per group
+    with byes: 组别 and "轮空：第1轮 7号 甲/乙；第3轮 …" (English "Byes: round 1 No 7 …"), the
+    rounds in order; none for a group without byes (八（三）轮空 of an odd field)."""
+    byes: dict = {}
+    for d in rows:
+        for r in d.get("bye_rounds") or ():
+            byes.setdefault(d["group"], []).append((r, d["number"], d["name"]))
+    if lang == "zh":
+        return [[g, None, "轮空：" + "；".join(f"第{r}轮 {n}号 {name}" for r, n, name in sorted(b))]
+                for g, b in byes.items()]
+    return [[g, None, "Byes: " + "; ".join(f"round {r} No {n} {name}" for r, n, name in sorted(b))]
+            for g, b in byes.items()]
 
 
 def standings_layout(reg: Regulation) -> SheetLayout:
@@ -117,7 +133,7 @@ def pairs_views(reg: Regulation) -> dict[str, SheetView]:
             "entrant": "number", "entrant_name": "name",
             "avg": lambda d, _l: d.get("c_avg_score_pct")},
             layout_of=lambda core: L.crosstable_layout(
-                sum(1 for c in core.columns if c.key[1:].isdigit()))),
+                sum(1 for c in core.columns if c.key[1:].isdigit())), below=bye_lines),
         "entrant_rounds": SheetView(L.ROUND_RESULTS, {
             "entrant": "number", "entrant_name": "name",
             "seat": lambda d, _l: None if d.get("opponent") is None else ("NS", "EW")[d["side"]],

@@ -114,6 +114,11 @@ class WorkbookPort(Protocol):
 
     Errors: adapters raise ``bianpai.engines.errors.BianpaiError`` subclasses with a Chinese and
     English message (e.g. a missing sheet is ``InputError`` naming the sheet).
+
+    Optional, beyond the protocol: ``read_property(name) -> str | None`` and
+    ``write_property(name, text | None)``, a text the workbook carries outside its sheets (a
+    custom document property; the openpyxl adapter has them). Callers ask with ``getattr``: a
+    port without them keeps no such text and checks nothing against one.
     """
 
     @property

@@ -37,8 +37,8 @@ class SheetSet:
     "编号对阵在第一轮比赛前抽签确定": the Shenzhen 对阵 lists the whole event).
     ``views``: the regulation → its own form of core sheets, by core layout key
     (:class:`~bianpai.workbooks.sheet_views.SheetView`); ``record_copies``: the hidden copies
-    of 抽签/晋级 that refuse a hand edit (a style without them checks its 抽签 against the
-    roster rows instead); ``round_papers``: ``draw`` writes 桌卡 and 记分单;
+    of 抽签/晋级 that refuse a hand edit (a style without them, its sheet list fixed, keeps the
+    record of 抽签 as a document property instead: :mod:`bianpai.addin.core_records`); ``round_papers``: ``draw`` writes 桌卡 and 记分单;
     ``withdrawals_sheet``: ``new`` writes the typed 退赛 sheet; ``final_sheet``: ``rank`` writes
     总排名 of a finished group (a single-stage style's 排名 is already its final ranking);
     ``rank_papers``: ``rank`` writes 成绩公告 and 排名走势; ``entry_order``: the order of the

@@ -54,6 +54,10 @@ class SheetView:
     layout_of: Callable[[SheetLayout], SheetLayout] | None = None
     #: view keys of 对阵 a 桌卡/记分单 shows under the sides, as 对阵 shows them (牌号, 座位)
     card_columns: tuple[str, ...] = ()
+    #: lines written beneath the table, after one blank row: what the view's columns leave
+    #: out of the core's rows (交叉表's byes), from the core rows as dicts (extras merged) and
+    #: the language; none when it returns no line
+    below: Callable[[list[dict], str], list[list]] | None = None
 
     def shown(self, core: SheetLayout) -> SheetLayout:
         """The layout the sheet is shown in, for the core layout ``core``."""
@@ -78,18 +82,23 @@ class SheetView:
              extra: list[dict] | None = None) -> list[list]:
         """``rows`` in the columns of ``core`` → rows in the view's columns; ``extra``: per row,
         further core values a computed or renamed column may show (the match's sides)."""
-        keys = [c.key for c in core.columns]
         out = []
-        for i, r in enumerate(rows):
-            d = dict(zip(keys, r))
-            if extra is not None:
-                d = {**extra[i], **d}
+        for d in _dicts(core, rows, extra):
             row = []
             for col in self.shown(core).columns:
                 src = self.source.get(col.key, col.key)
                 row.append(src(d, lang) if callable(src) else d.get(src))
             out.append(row)
         return out
+
+    def below_rows(self, core: SheetLayout, rows: list[list], lang: str = "zh",
+                   extra: list[dict] | None = None) -> list[list]:
+        """The rows written beneath the table (:attr:`below`): a blank row, then its lines;
+        ``[]`` when the view has none or they are empty."""
+        lines = self.below(_dicts(core, rows, extra), lang) if self.below is not None else []
+        width = len(self.shown(core).columns)
+        return [[None] * width, *(list(r) + [None] * (width - len(r)) for r in lines)] \
+            if lines else []
 
     def to_core(self, df: pd.DataFrame, core: SheetLayout,
                 errors: list[InputError] | None = None) -> pd.DataFrame:
@@ -154,3 +163,10 @@ class SheetView:
         if bad:
             out.attrs["bad_rows"] = SharedRows(bad)
         return out
+
+
+def _dicts(core: SheetLayout, rows: list[list], extra: list[dict] | None) -> list[dict]:
+    """``rows`` in the columns of ``core`` as dicts by core key, ``extra`` (per row) merged."""
+    keys = [c.key for c in core.columns]
+    return [{**(extra[i] if extra is not None else {}), **dict(zip(keys, r))}
+            for i, r in enumerate(rows)]

@@ -1,0 +1,103 @@
+"""What a command wrote to a record sheet (抽签, 晋级), kept so that every later command can check
+the sheet against it (:func:`bianpai.addin.core_read.check_record`): a deleted, duplicated or
+changed value the event depends on is refused at its cell, never trusted or re-drawn.
+
+Two stores, one record (the values of the record's keys, row by row, as text):
+
+* a hidden copy sheet (``_bianpai_draw``, ``_bianpai_entries``), for the styles that keep one
+  (``SheetSet.record_copies``);
+* for a style whose sheet list is fixed (the Shenzhen pairs and bridge team workbooks keep no
+  hidden copy, for fidelity with their golden workbooks), a custom document property of the
+  same name, outside the sheets (:meth:`~bianpai.workbooks.openpyxl_port.OpenpyxlPort.
+  write_property`; a port without properties — a live book — keeps and checks none).
+
+A property is not undone with the sheets by a front that cannot write it (a live book's undo, a
+command pressed in Excel that rewrote 抽签): it is trusted only while every 日志 row from the
+command that wrote it on was written by the same front (the record notes the 日志 rows before
+that command, and its front); else a difference is not reported — a record that may be stale
+never refuses what bianpai itself wrote.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Callable
+
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks.tables import find_sheet
+
+if TYPE_CHECKING:
+    from bianpai.addin.competition import CoreEvent
+    from bianpai.workbooks.port import WorkbookPort
+
+#: the name of each record's hidden copy sheet, and of its document property
+RECORD_COPIES = {"draw": "_bianpai_draw", "entries": "_bianpai_entries"}
+VERSION = 1
+
+
+def record_values(layout, rows: list[list], keys: list[str]) -> list[list[str]]:
+    """The record of ``rows`` (in ``layout``'s columns): the values of ``keys`` as text."""
+    idx = [next(i for i, col in enumerate(layout.columns) if col.key == k) for k in keys]
+    return [[("" if r[i] is None else str(r[i])) for i in idx] for r in rows]
+
+
+def write_book_record(port: WorkbookPort, layout, rows: list[list], keys: list[str]) -> None:
+    """Keep the record of ``rows`` as the document property of ``layout``'s record, with the
+    日志 rows before this command and its front (nothing on a port without properties)."""
+    from bianpai.addin.command_infra import FRONT  # noqa: PLC0415
+    write = getattr(port, "write_property", None)
+    if write is None:
+        return
+    text = json.dumps({"v": VERSION, "keys": keys, "rows": record_values(layout, rows, keys),
+                       "log": len(_log_rows(port)), "front": FRONT["name"]},
+                      ensure_ascii=False, separators=(",", ":"))
+    write(RECORD_COPIES[layout.key], text)
+
+
+def saved_record(ev: CoreEvent, layout, keys: list[str]
+                 ) -> tuple[list[list], Callable[[], bool]] | None:
+    """(the saved rows, padded to ``keys``; whether a difference from them is to be reported)
+    of ``layout``'s record — from its hidden copy sheet, else from its document property when
+    the style keeps no copies; ``None`` when there is no record (or it cannot be read)."""
+    from bianpai.addin.core_views import style_of  # noqa: PLC0415
+    name = RECORD_COPIES[layout.key]
+    if name in ev.port.sheet_names():
+        grid = ev.port.read_values(name)
+        return ([list(r) + [None] * (len(keys) - len(r)) for r in grid[1:]
+                 if any(v is not None for v in r)], lambda: True)
+    read = getattr(ev.port, "read_property", None)
+    if style_of(ev.reg).record_copies or read is None:
+        return None
+    try:
+        rec = json.loads(read(name) or "null")
+    except ValueError:
+        return None
+    if not isinstance(rec, dict) or rec.get("v") != VERSION or rec.get("keys") != keys:
+        return None
+    return [list(r) for r in rec.get("rows", [])], lambda: _unchanged_since(ev.port, rec)
+
+
+def _unchanged_since(port: WorkbookPort, rec: dict) -> bool:
+    """Whether the record may be trusted: the 日志 still holds the row of the command that
+    wrote it, and every row from there on came from the same front."""
+    rows = _log_rows(port)
+    since = int(rec.get("log", 0))
+    if len(rows) <= since:  # the writing command's row is gone (undone in a live book?)
+        return False
+    return all(r.get("front") == rec.get("front") for r in rows[since:])
+
+
+def _log_rows(port: WorkbookPort) -> list[dict]:
+    """The 日志 rows (by column key, read by header), trailing empty rows left out."""
+    name = find_sheet(port, L.LOG)
+    if name is None:
+        return []
+    grid = port.read_values(name)
+    header = [str(v).strip() if v is not None else "" for v in (grid[0] if grid else [])]
+    at = {c.key: next((i for i, h in enumerate(header) if h in (c.zh, c.en, c.key)), None)
+          for c in L.LOG.columns}
+    rows = [{k: (r[i] if i is not None and i < len(r) else None) for k, i in at.items()}
+            for r in grid[1:]]
+    while rows and all(v in (None, "") for v in rows[-1].values()):
+        rows.pop()
+    return rows
