@@ -7,6 +7,26 @@ from tests.shared_state import copy_of, shared_file
 DATA = Path(__file__).parent / "data"
 
 
+def _one_click_command_per_app():
+    """typer's CliRunner builds the app's click command afresh on every ``invoke``, and with it
+    the per-parameter coercion (a pydantic TypeAdapter each, built lazily once per command
+    object): ~12 ms of every CLI call in a test. A click command is static (each invocation
+    gets its own context), so the tests reuse one per app."""
+    import typer.testing
+    build = typer.testing._get_command
+    built: dict[int, tuple] = {}
+
+    def get(app):
+        hit = built.get(id(app))
+        if hit is None or hit[0] is not app:
+            hit = built[id(app)] = (app, build(app))
+        return hit[1]
+    typer.testing._get_command = get
+
+
+_one_click_command_per_app()
+
+
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
