@@ -56,6 +56,11 @@ def fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
     if all(_plain(v) for v in cells.values()):
         type_cells(path, sheet, cells)
         return
+    openpyxl_fill(path, sheet, rows, start_row)
+
+
+def openpyxl_fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
+    """:func:`fill` through openpyxl: the workbook loaded, the cells set, saved whole."""
     wb = openpyxl.load_workbook(path)
     ws = wb[sheet]
     for r, row in enumerate(rows, start=start_row):

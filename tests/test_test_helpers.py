@@ -9,16 +9,7 @@ import shutil
 import openpyxl
 
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
-from tests.helpers import fill, four_pairs, new_event, sheet_rows
-
-
-def _openpyxl_fill(path, sheet, rows, start_row):
-    wb = openpyxl.load_workbook(path)
-    ws = wb[sheet]
-    for r, row in enumerate(rows, start=start_row):
-        for c, v in enumerate(row, start=1):
-            ws.cell(row=r, column=c, value=v)
-    wb.save(path)
+from tests.helpers import fill, four_pairs, new_event, openpyxl_fill, sheet_rows
 
 
 def test_fill_reads_back_as_openpyxl_typing(tmp_path):
@@ -29,7 +20,7 @@ def test_fill_reads_back_as_openpyxl_typing(tmp_path):
             ["女子双人赛", None, "丙", "女", None, None, "丁", "女", None, None, "x", 1.5, 7]]
     other = tmp_path / "o.xlsx"
     shutil.copyfile(wb, other)
-    for path, typing in ((wb, fill), (other, _openpyxl_fill)):
+    for path, typing in ((wb, fill), (other, openpyxl_fill)):
         typing(path, "报名", rows[:1], start_row=7)
         typing(path, "报名", rows[1:2], start_row=3)
         typing(path, "报名", rows[2:], start_row=12)  # past a gap of empty rows
