@@ -37,9 +37,9 @@ class CommandResult:
     data: dict[str, Any] = field(default_factory=dict)
     #: (state, next step) when the command knows them (see :func:`bianpai.addin.status.write_status`)
     status_hint: tuple[str, str] | None = None
-    #: the core event as the command read it, when the command changed nothing the event is read
-    #: from (check, awards): the status is computed from it after the command's writes instead
-    #: of reading the workbook again (:func:`finish`)
+    #: the core event the status line is computed from after the command's writes (:func:`finish`)
+    #: instead of reading the workbook again: the event as the command read it, when it changed
+    #: nothing the event is read from (check, awards); or a function reading it then (draw)
     status_event: Any = None
 
 
@@ -175,7 +175,8 @@ def finish(port: WorkbookPort, result: CommandResult, args: dict, lang: str) -> 
     if hint is None and result.status_event is not None:  # the inputs as read: same status
         from bianpai.addin.status import core_status_of  # noqa: PLC0415
         try:
-            hint = core_status_of(result.status_event, port)
+            ev = result.status_event
+            hint = core_status_of(ev() if callable(ev) else ev, port)
         except Exception:  # noqa: BLE001 - the status line reads the workbook itself then
             hint = None
     if hint:  # the state the command computed: the status line need not re-read

@@ -424,9 +424,14 @@ class CoreEvent:
 
 # ------------------------------------------------------------------------------ loading
 
-def load_core_event(port: WorkbookPort) -> CoreEvent:
+def load_core_event(port: WorkbookPort, *, typed_from: CoreEvent | None = None) -> CoreEvent:
     """Read and validate the whole core workbook. Problems are collected in ``errors`` (each
-    with sheet and cell); the 规程 sheet's errors raise at once (``InputError``)."""
+    with sheet and cell); the 规程 sheet's errors raise at once (``InputError``).
+
+    ``typed_from``: the event as a draw read it before writing (without an error: the draw
+    refuses any). The draw adds only blank entry rows, so what is typed is that event's: its
+    typed matches are taken instead of reading 成绩/逐局成绩/罚分 again (a blank match and a
+    match not listed read alike: not played)."""
     reg = regulation_from_sheet(port)
     if not is_core_regulation(reg):
         raise RuleError("本工作簿的规程不使用通用赛制核心", "this workbook's regulation is not a core event")
@@ -453,7 +458,10 @@ def load_core_event(port: WorkbookPort) -> CoreEvent:
     _choose_variants(ev)
     ev.schedule = _read_schedule(ev)
     ev.entries = _read_entries(ev)
-    _read_typed(ev)
+    if typed_from is None:
+        _read_typed(ev)
+    else:
+        ev.typed, ev.game_cols = dict(typed_from.typed), dict(typed_from.game_cols)
     _check_members(ev)
     _read_withdrawals(ev)
     _ruled_disqualifications(ev)

@@ -214,3 +214,31 @@ def test_status_of_check_and_awards_is_that_of_a_fresh_reading(tmp_path, shared_
     assert "check" in seen
     if state == "golden-fujian":
         assert seen == commands  # a finished event takes both
+
+
+@pytest.mark.parametrize("short", ["fjbridge", "pairs"])
+def test_status_after_a_draw_is_that_of_a_fresh_reading(tmp_path, mid_event_book, short):
+    """A draw of a style whose status names the round lacking results reads the drawn event
+    with the typed matches it read before its writes (``load_core_event(typed_from=…)``): the
+    status line must be the one a fresh reading of the saved workbook gives — after a round is
+    typed and the next drawn, and after a draw refused or with nothing to do."""
+    from bianpai.addin import core_demo as D
+    from bianpai.addin.fronts import run_command
+    from tests.shared_state import copy_of
+    wb = copy_of(mid_event_book(short), tmp_path)
+    rng, strength = random.Random(4), {}
+    drew = 0
+    for _ in range(3):
+        port = D.DemoPort(wb, command="demo-results")  # type the round left untyped
+        D._fill_results(port, rng, strength)
+        D._fill_match_results(port, rng, strength)
+        port.commit()
+        try:
+            result = run_command(OpenpyxlPort(wb, command="draw"), "draw", seed=7)
+        except Exception:  # noqa: BLE001 - nothing drawn, nothing written: no status line
+            continue
+        drew += 1
+        assert result.status == status(OpenpyxlPort(wb)), short
+        if short == "fjbridge":  # a Swiss round drawn: it lacks every result
+            assert "未录完" in result.status[0]
+    assert drew >= 1
