@@ -170,8 +170,10 @@ def write_late_entries(ev: CoreEvent, rows: list[list]) -> None:
 def write_entries(ev: CoreEvent, rows: list[list]) -> None:
     """Append ``rows`` (晋级 rows in the core's columns) to 晋级, rewritten whole. Through the
     workbook style's view when it declares one (the rows already there kept as shown, the new
-    ones with their carry-over's parts from ``ev.carry_parts``); else in the core's columns,
-    with the hidden record copy when the style keeps them (``SheetSet.record_copies``)."""
+    ones with their carry-over's parts from ``ev.carry_parts``); else in the core's columns.
+    Its record: the hidden copy when the style keeps them (``SheetSet.record_copies``), else
+    the document property of what the sheet now shows (the next command checks 晋级/带分
+    against it, :func:`~bianpai.addin.core_read.check_record`)."""
     from bianpai.addin import command_infra as c  # noqa: PLC0415
     from bianpai.addin.competition import ENTRY_KEYS  # noqa: PLC0415
     from bianpai.addin.core_draw import write_record  # noqa: PLC0415
@@ -191,3 +193,6 @@ def write_entries(ev: CoreEvent, rows: list[list]) -> None:
                          [ev.carry_parts.get((r[0], r[1], r[2]), {}) for r in rows])
     c.write_generated(ev.port, shown, old + rows, ev.lang,
                       position=placed(ev.port, ev.reg, K.ENTRIES))
+    if not style.record_copies:  # a style whose sheets are fixed: a document property
+        from bianpai.addin.core_records import write_shown_record  # noqa: PLC0415
+        write_shown_record(ev, K.ENTRIES, ENTRY_KEYS)

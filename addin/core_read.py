@@ -55,8 +55,8 @@ def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> No
     """Compare the record sheet ``df`` (columns ``keys``) with the record the generating
     command kept (its hidden copy, or the style's document property:
     :func:`~bianpai.addin.core_records.saved_record`); every changed, added or deleted cell is
-    an error naming it. A sheet shown through a style's view is compared in the columns it
-    shows."""
+    an error naming it — one row deleted or inserted is named alone, not the rows it moved. A
+    sheet shown through a style's view is compared in the columns it shows."""
     record = saved_record(ev, layout, keys)
     if record is None:
         return
@@ -65,41 +65,72 @@ def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> No
     cols = df.attrs.get("columns", {})
     shown = [k in cols or not df.attrs.get("view") for k in keys]
     now = [(row, [rec.get(k) for k in keys]) for row, rec in _all_records(df)]
-    found: list[InputError] = []
-    norm = lambda v: "" if v is None else str(v).strip()  # noqa: E731
+    vals = [v for _row, v in now]
 
-    def same(a, b) -> bool:  # numbers by value: a carry of 41.60 reads back as 41.6
-        if norm(a) == norm(b):
-            return True
-        try:
-            return Decimal(norm(a)) == Decimal(norm(b))
-        except ArithmeticError:
-            return False
-    for i in range(max(len(saved), len(now))):
+    def alike(a: list, b: list) -> bool:
+        return all(not see or _same(x, y) for x, y, see in zip(a, b, shown))
+    gone, added = _one_apart(saved, vals, alike), _one_apart(vals, saved, alike)
+    found: list[InputError] = []
+    if gone is not None:  # one row deleted: the rows below it moved up, unchanged
+        found.append(_deleted(sheet, gone, [v for v, see in zip(saved[gone], shown) if see]))
+    elif added is not None:
+        found.append(_added(sheet, now[added][0]))
+    for i in range(max(len(saved), len(now))) if not found else ():
         if i >= len(now):
-            found.append(InputError(
-                f"“{sheet}”表少了第{i + 2}行（原为 {'、'.join(norm(v) for v in saved[i] if v is not None)}）："
-                f"此表由命令生成，请勿删改；如需重抽请撤销或重新抽签",
-                f"row {i + 2} of {sheet} was deleted; this sheet is generated: undo instead",
-                sheet=sheet, cell=f"{i + 2}:{i + 2}"))
+            found.append(_deleted(sheet, i, [v for v, see in zip(saved[i], shown) if see]))
             break
-        row, vals = now[i]
+        row, vals_i = now[i]
         if i >= len(saved):
-            found.append(InputError(f"“{sheet}”表多了第{row}行：此表由命令生成，请勿添加",
-                                    f"row {row} was added to {sheet}; it is generated",
-                                    sheet=sheet, cell=f"{row}:{row}"))
+            found.append(_added(sheet, row))
             continue
-        for k, a, b, see in zip(keys, saved[i], vals, shown):
-            if not see or type(a) is type(b) and a == b:  # as same() finds them, without the text
+        for k, a, b, see in zip(keys, saved[i], vals_i, shown):
+            if not see or type(a) is type(b) and a == b:  # as _same finds them, without the text
                 continue
-            if not same(a, b):
+            if not _same(a, b):
                 found.append(InputError(
-                    f"“{sheet}”表的值被改动（原为“{norm(a)}”，现为“{norm(b)}”）：此表由命令生成，"
+                    f"“{sheet}”表的值被改动（原为“{_norm(a)}”，现为“{_norm(b)}”）：此表由命令生成，"
                     f"是编排的依据，不能手改；如需调整请撤销或重新抽签/进入下一阶段",
-                    f"{sheet} was edited ({norm(a)!r} → {norm(b)!r}); it is generated, undo instead",
+                    f"{sheet} was edited ({_norm(a)!r} → {_norm(b)!r}); it is generated, undo instead",
                     sheet=sheet, cell=f"{cols.get(k, '?')}{row}"))
     if found and trusted():
         ev.errors.extend(found)
+
+
+def _norm(v) -> str:
+    return "" if v is None else str(v).strip()
+
+
+def _same(a, b) -> bool:
+    """Two record values alike as text, numbers by value (a carry of 41.60 reads back as 41.6)."""
+    if _norm(a) == _norm(b):
+        return True
+    try:
+        return Decimal(_norm(a)) == Decimal(_norm(b))
+    except ArithmeticError:
+        return False
+
+
+def _one_apart(longer: list, shorter: list, alike) -> int | None:
+    """The index of the one row of ``longer`` whose removal leaves ``shorter`` (``None``: none)."""
+    if len(longer) != len(shorter) + 1:
+        return None
+    i = next((j for j, (a, b) in enumerate(zip(longer, shorter)) if not alike(a, b)), len(shorter))
+    return i if all(alike(longer[j + 1], shorter[j]) for j in range(i, len(shorter))) else None
+
+
+def _deleted(sheet: str, i: int, was: list) -> InputError:
+    row = i + 2
+    return InputError(
+        f"“{sheet}”表少了第{row}行（原为 {'、'.join(_norm(v) for v in was if _norm(v))}）："
+        f"此表由命令生成，请勿删改；如需重抽请撤销或重新抽签",
+        f"row {row} of {sheet} was deleted; this sheet is generated: undo instead",
+        sheet=sheet, cell=f"{row}:{row}")
+
+
+def _added(sheet: str, row: int) -> InputError:
+    return InputError(f"“{sheet}”表多了第{row}行：此表由命令生成，请勿添加",
+                      f"row {row} was added to {sheet}; it is generated",
+                      sheet=sheet, cell=f"{row}:{row}")
 
 
 def _read_draw(ev: CoreEvent) -> None:

@@ -21,6 +21,7 @@ never refuses what bianpai itself wrote.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import TYPE_CHECKING, Callable
 
 from bianpai.workbooks import layouts as L
@@ -52,6 +53,24 @@ def write_book_record(port: WorkbookPort, layout, rows: list[list], keys: list[s
                        "log": len(_log_rows(port)), "front": FRONT["name"]},
                       ensure_ascii=False, separators=(",", ":"))
     write(RECORD_COPIES[layout.key], text)
+
+
+def write_shown_record(ev: CoreEvent, layout, keys: list[str]) -> None:
+    """Keep the record of generated core sheet ``layout`` as the sheet now shows it: read back
+    through the style's view (a view that rewrites the rows in its own columns, 带分 for 晋级),
+    so that the next command compares the values it shows (:func:`write_book_record`)."""
+    from bianpai.addin.core_views import read_core_sheet  # noqa: PLC0415
+    from bianpai.workbooks.tables import records  # noqa: PLC0415
+    d = read_core_sheet(ev.port, ev.reg, layout, errors=[])
+    rows = [[_shown(rec.get(col.key)) for col in layout.columns] for _row, rec in records(d)]
+    write_book_record(ev.port, layout, rows, keys)
+
+
+def _shown(v):
+    """A number as the sheet shows it (16, not 16.0), for the messages that quote it."""
+    if isinstance(v, (float, Decimal)) and not isinstance(v, bool):
+        return format(Decimal(str(v)).normalize(), "f")
+    return v
 
 
 def saved_record(ev: CoreEvent, layout, keys: list[str]
