@@ -79,7 +79,7 @@ class GuandanKnockoutScoring(FinishOrderEntry):
     def _needs_extra(self, keys) -> bool:
         return keys[0][0] == keys[1][0]
 
-    def score(self, match: Match, games: pd.DataFrame,
+    def score(self, match: Match, games: pd.DataFrame | list[dict],
               adjustments: pd.DataFrame | None = None) -> MatchResult:
         """Score one knockout match (see the class docstring)."""
         f = _forfeit(match, adjustments, Decimal(0))
@@ -179,7 +179,7 @@ class ZhengShangYouScoring(FinishOrderEntry):
         """Ranking chain of 十（五）（1）（3）: points, 头游, 二游, 三游, the extra deal."""
         return list(self.criteria)
 
-    def score(self, match: Match, games: pd.DataFrame,
+    def score(self, match: Match, games: pd.DataFrame | list[dict],
               adjustments: pd.DataFrame | None = None) -> MatchResult:
         """Score one group's 4 deals (see the class docstring). Raises ``InputError(s)`` for
         bad finishing orders, a missing deal, an extra deal that is not needed or missing."""

@@ -24,6 +24,7 @@ from bianpai.engines.core import (EntryColumn, Match, MatchResult, TypedMatch, d
                                   is_blank)
 from bianpai.engines.errors import InputError, InputErrors
 from bianpai.engines.rounding import to_decimal
+from bianpai.engines.typed_rows import row_dicts
 
 __all__ = ["PLACE_ALIASES", "game_places", "FinishOrderEntry"]
 
@@ -48,21 +49,25 @@ def _place(v) -> int:
     return int(d)
 
 
-def game_places(games: pd.DataFrame, names: tuple[str, ...] = ("头游", "2游", "3游", "末游")
+def game_places(games: pd.DataFrame | list[dict],
+                names: tuple[str, ...] = ("头游", "2游", "3游", "末游")
                 ) -> dict[int, tuple[list[int], list[int]]]:
     """Validate typed finishing orders: game → (places of side 0, places of side 1).
 
-    ``games``: columns ``game``, ``side``, ``place`` (see the module docstring). ``names``: the
+    ``games``: columns ``game``, ``side``, ``place`` (see the module docstring), a DataFrame or
+    its rows as dicts (one per player, as the scoring reads a match). ``names``: the
     Chinese names of places 1–4 used in messages. Raises ``InputErrors`` listing every bad game:
     a place given twice (两个头游), a place missing, a side without exactly two players, a bad
     side or place value. Each ``InputError`` has ``game`` set."""
     errors: list[InputError] = []
     out: dict[int, tuple[list[int], list[int]]] = {}
+    frame = isinstance(games, pd.DataFrame)
+    have = set(games.columns) if frame else set().union(*(r.keys() for r in games))
     for col in ("game", "side", "place"):
-        if col not in games.columns:
+        if col not in have and (frame or games):
             raise InputErrors([InputError(f"成绩缺少「{col}」列", f"results lack the {col!r} column")])
     rows: dict[int, list[tuple[int, int]]] = {}
-    for _, r in games.iterrows():
+    for r in (row_dicts(games) if frame else games):
         try:
             g = int(to_decimal(r["game"]))
             s = r["side"]
@@ -180,11 +185,10 @@ class FinishOrderEntry(BaseModel, ScoringDefaults):
         return out
 
     @classmethod
-    def _long(cls, rows: list[dict]) -> pd.DataFrame:
+    def _long(cls, rows: list[dict]) -> list[dict]:
         """The long form :func:`game_places` reads: one row per player."""
-        return pd.DataFrame([{"game": r["game"], "side": side, "place": r.get(k)}
-                             for r in rows for k, side in cls.SEATS],
-                            columns=["game", "side", "place"])
+        return [{"game": r["game"], "side": side, "place": r.get(k)}
+                for r in rows for k, side in cls.SEATS]
 
     def _regular_typed(self, typed: TypedMatch) -> bool:
         games = {int(r["game"]) for r in self._game_rows(typed) if not is_blank(r["game"])}
