@@ -273,8 +273,9 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
     if style_of(ev.reg).status_words.missing_round is None:
         result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
                               "在“成绩”或“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
-    else:  # the status of the drawn workbook, in the style's words (第1轮成绩未录完 …): read
-        # after the draw's writes, with what was typed as this event read it
+    elif not forgot:  # the status of the drawn workbook, in the style's words (第1轮成绩未录完
+        # …): read after the draw's writes, with what was typed as this event read it (a
+        # redraw clears the entry rows: read afresh then)
         result.status_event = lambda: load_core_event(port, typed_from=ev)
     log_corrections(ev, result)
     if warnings:
