@@ -297,6 +297,29 @@ def test_sheets_are_parsed_on_first_use_as_openpyxl_reads_them(tmp_path):
     port.close()
 
 
+def test_a_sheet_made_in_the_save_that_deletes_another_is_written(tmp_path):
+    """A save that deletes one sheet and makes another (an undo restoring the sheets a command
+    had replaced): the new sheet is in the file, in its place, and LibreOffice opens it. The
+    new sheet's part must not take the name of the deleted sheet's part, which the save leaves
+    out of the zip."""
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    wb = new_event(tmp_path / "e.xlsx")
+    before = load_quietly(wb).sheetnames
+    gone = before[2]
+    port = OpenpyxlPort(wb, command="test")
+    port.delete_sheet(gone)
+    port.write_sheet("新表", [["甲", 1], ["乙", 2]], position=2)
+    port.save()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Defined names for sheet index … cannot be located"
+        book = openpyxl.load_workbook(wb)
+    assert book.sheetnames == before[:2] + ["新表"] + before[3:]
+    assert [[c.value for c in r] for r in book["新表"].iter_rows()] == [["甲", 1], ["乙", 2]]
+    with zipfile.ZipFile(wb) as z:
+        assert set(package._sheet_parts(z).values()) <= set(z.namelist())
+    libreoffice_opens(wb, tmp_path)
+
+
 def test_undo_of_a_folder_or_a_removed_workbook(tmp_path):
     d = tmp_path / "dir.xlsx"
     d.mkdir()

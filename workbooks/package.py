@@ -175,8 +175,8 @@ def save_package(src, wb, changes: Changes, dest) -> None:
         next_table = max(table_ids + [0]) + 1
 
         def free_part(pattern: str, start: int) -> tuple[str, int]:
-            n = start
-            while pattern.format(n) in used_parts:
+            n = start  # not a removed part's name either: that part is left out of the zip
+            while pattern.format(n) in used_parts or pattern.format(n) in removed:
                 n += 1
             used_parts.add(pattern.format(n))
             return pattern.format(n), n
