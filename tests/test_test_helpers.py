@@ -47,3 +47,62 @@ def test_sheet_rows_read_as_openpyxl_reads_them(golden_pairs_book, golden_teams_
                 fast += 1
                 assert got == openpyxl_sheet_rows(book, name), name
         assert fast >= 10  # most sheets are read the quick way
+
+
+def _edits(wb) -> None:
+    """What tests do to a loaded workbook: cells set and cleared, rows appended and deleted, a
+    date typed, a sheet made, one removed, one renamed."""
+    import datetime as dt
+    ws = wb["成绩"]
+    ws["G2"] = 5
+    ws["G3"] = None
+    ws.cell(300, 1, "远处")
+    roster = wb["报名"]
+    roster.delete_rows(3)
+    roster.append(["男子双人赛", None, "新甲", "男", dt.date(1970, 5, 1)])
+    made = wb.create_sheet("新表", 1)
+    made.append([1, "a", dt.date(2020, 1, 1), 2.5])
+    wb.remove(wb["交叉表"])
+    wb["排名"].title = "排名旧"
+
+
+def _everything(path) -> dict:
+    """Every sheet as openpyxl reads it whole: order, state, values, number formats, merges."""
+    wb = openpyxl.load_workbook(path)
+    return {ws.title: (ws.sheet_state, sorted(str(m) for m in ws.merged_cells.ranges),
+                       [[(c.value, c.number_format) for c in row] for row in ws.iter_rows()])
+            for ws in wb.worksheets} | {"_active": wb.active.title}
+
+
+def test_lazy_load_workbook_saves_what_openpyxl_saves(golden_pairs_book, tmp_path):
+    """tests.lazy_edit.load_workbook (sheets parsed when taken, only those saved): the same
+    edits through it and through openpyxl's load and save give the same workbook, sheet by
+    sheet, value and format by cell; a sheet the test never took is copied byte for byte."""
+    import zipfile
+
+    from tests.lazy_edit import load_workbook
+    lazy, whole = tmp_path / "lazy.xlsx", tmp_path / "whole.xlsx"
+    for path, load in ((lazy, load_workbook), (whole, openpyxl.load_workbook)):
+        shutil.copyfile(golden_pairs_book, path)
+        wb = load(path)
+        _edits(wb)
+        wb.save(path)
+    assert _everything(lazy) == _everything(whole)
+    with zipfile.ZipFile(golden_pairs_book) as a, zipfile.ZipFile(lazy) as b:
+        from tests.helpers import _sheet_part
+        part = _sheet_part(a, "成绩汇总")
+        assert a.read(part) == b.read(_sheet_part(b, "成绩汇总"))
+    # what the package path cannot write (a comment, a formula, a new defined name, another
+    # active sheet) is saved whole
+    from openpyxl.comments import Comment
+    from openpyxl.workbook.defined_name import DefinedName
+    for path, load in ((lazy, load_workbook), (whole, openpyxl.load_workbook)):
+        wb = load(path)
+        wb["报名"]["C2"].comment = Comment("注", "裁判长")
+        wb["新表"]["E1"] = "=1+1"
+        wb.active = 2
+        wb.defined_names["单位"] = DefinedName("单位", attr_text="'报名'!$K$2:$K$9")
+        wb.save(path)
+    assert _everything(lazy) == _everything(whole)
+    again = openpyxl.load_workbook(lazy)
+    assert again["报名"]["C2"].comment.text == "注" and "单位" in again.defined_names

@@ -128,6 +128,9 @@ class SheetCells:
                     else:
                         add(f'{head} t="inlineStr"><is><t>{v.translate(_ESCAPE)}</t></is></c>')
                     continue
+                if t == "inlineStr" and v is None:  # read back from an empty inline string
+                    add(head + ' t="inlineStr"/>')
+                    continue
                 if t == "d":
                     if self.iso_dates:
                         v = to_ISO8601(v)
