@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import openpyxl
+from tests.lazy_edit import load_workbook
 
 PRESETS = {"gouji": "qingdao-gouji-2015", "otog": "otog-mind-games-2024",
            "fujian": "fujian-elder-mind-games-2024", "cbsa": "cbsa-chinese-eightball-open-2022",
@@ -110,7 +110,7 @@ class Mutation:
 
 def _edit(fn: Callable) -> Callable[[Path], None]:
     def apply(path: Path) -> None:
-        wb = openpyxl.load_workbook(path)
+        wb = load_workbook(path)
         fn(wb)
         wb.save(path)
     return apply
@@ -137,7 +137,7 @@ EVENT_SHEETS = ("报名", "队员", "规程", "抽签", "对阵", "成绩", "逐
 
 def mutations(path: Path, rng: random.Random) -> list[Mutation]:
     """Every mutation of the mid-event workbook ``path`` (seeded choices by ``rng``)."""
-    wb = openpyxl.load_workbook(path, read_only=False)
+    wb = load_workbook(path, read_only=False)
     out: list[Mutation] = []
     present = [s for s in EVENT_SHEETS if s in wb.sheetnames]
     typed = [s for s in ("成绩", "逐局成绩", "逐副成绩", "轮成绩") if s in wb.sheetnames and _data_rows(wb[s])]

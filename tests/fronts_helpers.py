@@ -13,7 +13,7 @@ import os
 import random
 from decimal import Decimal
 
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 
 from bianpai.workbooks.port import ColumnFormat, PrintSetup, SheetFormat
 

@@ -19,11 +19,11 @@ import json
 import random
 from pathlib import Path
 
-import openpyxl
 
 from bianpai.addin import commands
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.lazy_edit import load_workbook
 
 PRESET = "shenzhen-guandan-pairs-2023"
 GOLDEN = Path(__file__).parent / "data" / "golden" / "shenzhen"
@@ -44,7 +44,7 @@ def _fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
     if all(v is None or _plain(v) for v in cells.values()):
         type_cells(path, sheet, cells)
         return
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb[sheet]
     for r, row in enumerate(rows, start=start_row):
         for c, v in enumerate(row, start=1):
@@ -147,7 +147,7 @@ def _cell(v):
 
 def dump(path: Path) -> dict[str, list[list]]:
     """Every sheet's values in sheet order (trailing empty rows dropped); 日志 times blanked."""
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     out: dict[str, list[list]] = {}
     for ws in wb.worksheets:
         rows = [[_cell(v) for v in r] for r in ws.iter_rows(values_only=True)]

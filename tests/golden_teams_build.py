@@ -22,7 +22,7 @@ import tempfile
 from decimal import Decimal
 from pathlib import Path
 
-import openpyxl
+from tests.lazy_edit import load_workbook
 
 PRESETS = ("fujian-elder-bridge-teams", "otog-bridge-teams")
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -41,7 +41,7 @@ def _new(path: Path, preset: str) -> None:
     from bianpai.templates.presets_io import load_preset
     from bianpai.workbooks.openpyxl_port import OpenpyxlPort
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(preset))
-    book = openpyxl.load_workbook(path)
+    book = load_workbook(path)
     ws, people = book["报名"], book["队员"]
     for i in range(N_TEAMS):
         unit = f"单位{i // 2 + 1}" if i < 6 else f"单位X{i}"
@@ -88,7 +88,7 @@ def _fill(path: Path, rng: random.Random, *, tie: str | None = None) -> int:
 def _edit_pairing(path: Path, stage: str, rnd: int) -> None:
     """Swap the away teams of tables 1 and 2 of ``stage`` round ``rnd`` in 对阵 and 成绩 (an
     arbiter's hand edit, honoured by the next commands)."""
-    book = openpyxl.load_workbook(path)
+    book = load_workbook(path)
     for name, away_col, name_col in (("对阵", 6, 7), ("成绩", 5, None)):
         ws = book[name]
         rows = {r[3].value: r for r in ws.iter_rows(min_row=2)
@@ -105,14 +105,14 @@ def _edit_pairing(path: Path, stage: str, rnd: int) -> None:
 
 
 def _fine(path: Path, stage: str, rnd: int, team: int, vp, reason) -> None:
-    book = openpyxl.load_workbook(path)
+    book = load_workbook(path)
     book["罚分"].append([stage, rnd, team, vp, reason, "golden"])
     book.save(path)
 
 
 def _playoff(path: Path, stage: str, match: str, imps: tuple[int, int]) -> None:
     """A 加赛 row after a tied knockout match (extra boards' IMPs)."""
-    book = openpyxl.load_workbook(path)
+    book = load_workbook(path)
     ws = book["成绩"]
     src = next(r for r in ws.iter_rows(min_row=2) if r[0].value == stage and r[2].value == match)
     ws.append([stage, src[1].value, f"{match}加赛", src[3].value, src[4].value, src[5].value,
@@ -176,7 +176,7 @@ def _plain(v):
 def dump(path: Path) -> dict[str, list[list]]:
     """Every sheet's cell values (rows as lists, trailing empty cells kept as None), JSON-ready;
     the volatile 日志 columns (time, version …) blanked."""
-    book = openpyxl.load_workbook(path)
+    book = load_workbook(path)
     out = {}
     for ws in book.worksheets:
         rows = [[_plain(v) for v in r] for r in ws.iter_rows(values_only=True)]

@@ -50,13 +50,20 @@ def fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
     """Type rows into a sheet the way a user would (no bianpai code): a blank (``None``) leaves
     its cell as it is. Numbers and texts go straight into the sheet's XML part
     (:func:`type_cells`); a row with anything else (a date, a boolean, a formula ``=…``) is
-    typed through openpyxl, which loads and saves the workbook whole."""
+    typed through openpyxl into that sheet (:func:`tests.lazy_edit.load_workbook`).
+    :func:`openpyxl_fill` is the same typing through openpyxl's whole load and save."""
     cells = {(r, c): v for r, row in enumerate(rows, start=start_row)
              for c, v in enumerate(row, start=1) if v is not None}
     if all(_plain(v) for v in cells.values()):
         type_cells(path, sheet, cells)
         return
-    openpyxl_fill(path, sheet, rows, start_row)
+    from tests.lazy_edit import load_workbook  # only that sheet parsed and saved
+    wb = load_workbook(path)
+    ws = wb[sheet]
+    for r, row in enumerate(rows, start=start_row):
+        for c, v in enumerate(row, start=1):
+            ws.cell(row=r, column=c, value=v)
+    wb.save(path)
 
 
 def openpyxl_fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
@@ -176,7 +183,8 @@ def set_setting(path: Path, key: str, value) -> None:
             raise KeyError(key)
         type_cells(path, "规程", {(at, "C"): value})
         return
-    wb = openpyxl.load_workbook(path)
+    from tests.lazy_edit import load_workbook
+    wb = load_workbook(path)
     for row in wb["规程"].iter_rows(min_row=2):
         if row[0].value == key:
             row[2].value = value

@@ -9,7 +9,9 @@ time the test takes it (``wb[name]``, ``wb.active``, ``wb.worksheets``, iteratio
 test sees and edits is exactly what ``load_workbook`` gives. ``save`` writes the sheets the
 test took (and the sheets it made) with openpyxl's serialisation into a copy of the original
 package (:func:`bianpai.workbooks.package.save_package`); every other part is copied as it was.
-Whatever that path cannot write (a comment or an image on a taken sheet, a changed defined
+The package is the file's bytes at load time, as openpyxl's load holds them: a sheet taken after
+a command rewrote the file reads as it was when loaded.
+Whatever that path cannot write (a comment, an image or VBA's buttons on a taken sheet, a changed defined
 name or document property, another active sheet) falls back to openpyxl's whole-workbook save, so the file saved
 always holds what openpyxl's save would write in every sheet the test could have changed.
 Pinned to openpyxl by ``tests/test_test_helpers.py``.
@@ -37,11 +39,14 @@ def load_workbook(filename, read_only: bool = False, keep_vba: bool = False,
                                       rich_text=rich_text)
     from bianpai.workbooks.lazy_book import LazyBook
     path = Path(filename)
-    book = LazyBook(path, keep_vba=keep_vba, data_only=data_only)
+    # the file as it is now: a sheet taken after a command rewrote the file is still what
+    # load_workbook would have read (a test comparing before and after)
+    snapshot = io.BytesIO(path.read_bytes())
+    book = LazyBook(snapshot, keep_vba=keep_vba, data_only=data_only)
     wb = book.wb
     wb.__class__ = _EditBook
     wb._bp_book = book
-    wb._bp_path = path
+    wb._bp_path = snapshot
     wb._bp_taken = []
     wb._bp_original = list(wb.sheetnames)
     wb._bp_names = _names(wb)
@@ -110,7 +115,8 @@ class _EditBook(Workbook):
                              if any(ws is s for s in self._sheets)]
         changes.deleted = {t for t in self._bp_original if t not in titles}
         if (_names(self) == self._bp_names and _props(self) == self._bp_props
-                and self._active_sheet_index == self._bp_active):
+                and self._active_sheet_index == self._bp_active
+                and not any(getattr(ws, "legacy_drawing", None) for ws in self._bp_taken)):
             buf = io.BytesIO()
             try:
                 package.save_package(self._bp_path, self, changes, buf)

@@ -3,12 +3,12 @@
 import datetime as dt
 from decimal import Decimal
 
-import openpyxl
 import pytest
 from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
 from tests.helpers import fill, new_event, set_setting, sheet_rows
+from tests.lazy_edit import load_workbook
 
 runner = CliRunner()
 
@@ -30,7 +30,7 @@ def person(group, name, team=None, gender="男", birth=dt.date(1980, 5, 5), unit
 def test_new_check_on_every_regulation(tmp_path, preset):
     wb = tmp_path / "e.xlsx"
     assert run("new", preset, "-o", wb).exit_code == 0
-    names = openpyxl.load_workbook(wb).sheetnames
+    names = load_workbook(wb).sheetnames
     assert "报名" in names and "规程" in names
     res = run("check", wb)
     assert res.exit_code == 0, res.output  # an empty roster has no problem

@@ -10,6 +10,7 @@ from bianpai.addin.cli import app
 from bianpai.workbooks.backups import stack
 from tests.helpers import fill, four_pairs, new_event, pair_row, sheet_rows
 from tests.shared_state import copy_of
+from tests.lazy_edit import load_workbook
 
 runner = CliRunner()
 
@@ -138,10 +139,9 @@ def test_too_many_pairs_for_seven_rounds(tmp_path):
 
 
 def test_bad_setting_value_names_cell(tmp_path):
-    import openpyxl
     wb = new_event(tmp_path / "e.xlsx")
     four_pairs(wb)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     ws = book["规程"]
     for row in ws.iter_rows(min_row=2):
         if row[0].value == "groups[*].stages[0].format.max_rounds":
@@ -152,17 +152,16 @@ def test_bad_setting_value_names_cell(tmp_path):
 
 
 def test_formula_like_text_stays_text(tmp_path):
-    import openpyxl
     wb = new_event(tmp_path / "e.xlsx")
     rows = [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 4)]
     rows.append(pair_row("男子双人赛", "=1+1", "@SUM(A1)", unit="-单位"))
     fill(wb, "报名", rows)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     book["报名"]["C5"].data_type = "s"
     book["报名"]["G5"].data_type = "s"
     book.save(wb)
     assert run("draw", wb, "--seed", 2).exit_code == 0
-    ws = openpyxl.load_workbook(wb)["抽签"]
+    ws = load_workbook(wb)["抽签"]
     cells = [c for row in ws.iter_rows() for c in row if isinstance(c.value, str) and "1+1" in c.value]
     assert cells and all(c.data_type == "s" for c in cells)
 
@@ -170,10 +169,9 @@ def test_formula_like_text_stays_text(tmp_path):
 # --- found by trying to break the workbook ----------------------------------------------------
 
 def test_merged_group_cells_read_as_their_value(tmp_path):
-    import openpyxl
     wb = new_event(tmp_path / "e.xlsx")
     four_pairs(wb)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     ws = book["报名"]
     for r in (3, 4, 5):
         ws.cell(row=r, column=1).value = None
@@ -184,10 +182,9 @@ def test_merged_group_cells_read_as_their_value(tmp_path):
 
 
 def test_libreoffice_booleans_and_cached_formulas(tmp_path):
-    import openpyxl
     wb = new_event(tmp_path / "e.xlsx")
     four_pairs(wb)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     for row in book["规程"].iter_rows(min_row=2):
         if isinstance(row[2].value, bool):
             row[2].value = "=TRUE()" if row[2].value else "=FALSE()"
@@ -277,7 +274,6 @@ def test_eight_digit_dates(tmp_path):
 
 
 def test_nonsense_settings_refused_with_cell(tmp_path):
-    import openpyxl
     for key, value, needle in [
             ("groups[*].stages[0].scoring.bands.bands[0].min_pct", 40, "从高到低"),
             ("groups[*].stages[0].format.boards_per_round", 0, "greater than or equal"),
@@ -285,7 +281,7 @@ def test_nonsense_settings_refused_with_cell(tmp_path):
             ("groups[*].stages[0].tie_breaks.criteria", "场分, 抽签, foo", "foo")]:
         wb = new_event(tmp_path / f"e{abs(hash(key + str(value)))}.xlsx")
         four_pairs(wb)
-        book = openpyxl.load_workbook(wb)
+        book = load_workbook(wb)
         for row in book["规程"].iter_rows(min_row=2):
             if row[0].value == key:
                 row[2].value = value
@@ -295,10 +291,9 @@ def test_nonsense_settings_refused_with_cell(tmp_path):
 
 
 def test_chinese_criteria_names_accepted(tmp_path):
-    import openpyxl
     wb = new_event(tmp_path / "e.xlsx")
     four_pairs(wb)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     for row in book["规程"].iter_rows(min_row=2):
         if row[0].value == "groups[*].stages[0].tie_breaks.criteria":
             row[2].value = "场分，级差，抽签"

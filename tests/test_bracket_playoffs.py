@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-import openpyxl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +25,7 @@ from tests.helpers import set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 from tests.test_elimination import play
+from tests.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 GROUP = "跳棋成年组"
@@ -142,7 +142,7 @@ def test_checkers_play_offs_drawn_typed_ranked_and_paid(tmp_path):
     gi = next(i for i, g in enumerate(reg.groups) if g.name_zh == GROUP)
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
     _set(path, f"groups[{gi}].stages[0].format.loser_order", "playoffs")
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["报名"]
     for i in range(8):
         ws.append([GROUP, None, None, f"棋手{i}", "男", dt.date(1985, 3, 3), None, "鄂托克旗",

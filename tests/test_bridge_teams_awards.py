@@ -9,7 +9,6 @@ import datetime as dt
 import math
 from pathlib import Path
 
-import openpyxl
 import pytest
 
 from bianpai.addin.core_demo import run_core_demo
@@ -18,6 +17,7 @@ from bianpai.engines.bridge import vp
 
 from .test_bridge_teams_cli import (FUJIAN, HOME_BY_3, OTOG, cli, digest, fill_results,
                                     fujian20, new_event, random_imps, sheet_rows)
+from tests.lazy_edit import load_workbook
 
 OTOG_MONEY = [2000, 1600, 1200, 1000, 800, 600, 400, 200]
 CAPITAL = {2000: "贰仟元整", 1600: "壹仟陆佰元整", 1200: "壹仟贰佰元整", 1000: "壹仟元整",
@@ -46,7 +46,7 @@ def check_fujian_awards(wb: Path, n: int) -> None:
     assert len(rows) == n and {r["组别"] for r in rows} == {"桥牌队式团体赛"}
     assert [r["单位"] for r in rows] == [r["地市/单位"] for r in final]
     assert all(r["税前"] is None for r in rows)  # no prize money in the Fujian 规程
-    assert {"奖励", "领奖签收表", "证书"} <= set(openpyxl.load_workbook(wb).sheetnames)
+    assert {"奖励", "领奖签收表", "证书"} <= set(load_workbook(wb).sheetnames)
     assert sheet_rows(wb, "日志")[-1]["命令"] == "awards"
 
 
@@ -113,7 +113,7 @@ def roster_with_people(tmp_path, people: dict[int, list], preset=FUJIAN, units=N
     None entry means the player has no 队员 row."""
     wb = tmp_path / "elig.xlsx"
     cli("new", preset, "-o", wb)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     for row in book["规程"].iter_rows(min_row=2):  # a small field tests the roster rules only
         if row[0].value == "groups[0].min_entries":
             row[2].value = 2
@@ -295,7 +295,7 @@ def to_knockout(tmp_path, shared_book, ko_tie_breaks: str | None = None) -> Path
     of them is (the organizer's reading of a tied knockout match)."""
     wb = fujian20(shared_book, tmp_path, "advanced")
     if ko_tie_breaks is not None:
-        book = openpyxl.load_workbook(wb)
+        book = load_workbook(wb)
         ws = book["规程"]
         row = next(r for r in ws.iter_rows(min_row=2)
                    if r[0].value == "groups[0].stages[1].format.tie_breaks")
@@ -336,7 +336,7 @@ def test_knockout_tie_extra_boards_reading(tmp_path, shared_book):
     code, out = cli("draw", wb, ok=False)  # nothing else can go on: refused, naming the tie
     assert code == 2 and "QF2加赛" in out and "extra boards" in out
     qf2 = next(r for r in sheet_rows(wb, "对阵") if r["场次"] == "QF2")
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     book["成绩"].append(["淘汰赛", 1, "QF2加赛", qf2["桌号"], qf2["主队号"], qf2["客队号"], 1, 6,
                         "加赛4副"])
     book.save(wb)
@@ -359,7 +359,7 @@ def test_teams_never_meet_again_across_stages_unless_allowed(tmp_path, shared_bo
     # the first stage played with HOME_BY_3 (shared by both readings); the reading of the
     # consolation stage typed before it starts
     wb = fujian20(shared_book, tmp_path, "stage1-home3")
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     ws = book["规程"]
     row = next(r for r in ws.iter_rows(min_row=2)
                if r[0].value == "groups[0].stages[2].format.rematch")

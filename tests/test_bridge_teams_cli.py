@@ -9,12 +9,12 @@ import random
 from decimal import Decimal as D
 from pathlib import Path
 
-import openpyxl
 import pytest
 from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
 from bianpai.engines.bridge import carry_over, vp
+from tests.lazy_edit import load_workbook
 
 runner = CliRunner()
 FUJIAN = "fujian-elder-bridge-teams"
@@ -55,7 +55,7 @@ def _new_event(tmp_path: Path, preset: str, n: int, *, numbers: bool, units: boo
                min_entries: int | None) -> Path:
     wb = tmp_path / "event.xlsx"
     cli("new", preset, "-o", wb)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     if min_entries is not None:
         for row in book["规程"].iter_rows(min_row=2):
             if row[0].value == "groups[0].min_entries":
@@ -207,7 +207,7 @@ def test_fujian_whole_flow_through_the_cli(tmp_path):
             assert "所有阶段的各轮均已编排" in out
             break
     cli("rank", wb, "--seed", 3)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     for name in ("规程", "报名", "抽签", "对阵", "成绩", "逐副成绩", "罚分", "带分", "排名-排位赛",
                  "淘汰赛", "排名-附加积分编排赛", "总排名", "日志"):
         assert name in book.sheetnames, name
@@ -311,7 +311,7 @@ def test_draw_refuses_while_tables_are_missing_and_writes_nothing(tmp_path, shar
 
 def test_bad_results_are_named_by_sheet_and_cell(tmp_path, shared_book):
     wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     ws = book["成绩"]
     ws["G2"] = "十二"          # text instead of IMPs
     ws["G3"], ws["H3"] = 5, None  # only one side
@@ -330,7 +330,7 @@ def test_bad_results_are_named_by_sheet_and_cell(tmp_path, shared_book):
 
 def test_board_scores_give_imps_and_must_agree_with_typed_imps(tmp_path, shared_book):
     wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     bd = book["逐副成绩"]
     # table 1 (1 v 2): board 1 open NS +620, closed NS −100 → 720 → 12 IMPs to the home team
     for row in bd.iter_rows(min_row=2, max_row=9):
@@ -339,7 +339,7 @@ def test_board_scores_give_imps_and_must_agree_with_typed_imps(tmp_path, shared_
     book.save(wb)
     code, out = cli("rank", wb, ok=False)
     assert code == 2 and "成绩!G2" in out and "12 : 0" in out
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     book["成绩"]["H2"] = 0
     book.save(wb)
     cli("rank", wb, "--seed", 1)
@@ -351,14 +351,14 @@ def test_board_scores_give_imps_and_must_agree_with_typed_imps(tmp_path, shared_
 def test_fines_after_conversion_from_the_fines_sheet(tmp_path, shared_book):
     wb = fujian20(shared_book, tmp_path)  # new_event(numbers=True, units=False), draw --seed 1
     fill_results(wb, lambda *a: (0, 0))
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     ws = book["罚分"]
     ws.append(["排位赛", 1, 3, None, "赛场内吸烟", None])       # 2 VP from the 规程
     ws.append(["排位赛", 1, 4, 5, "大声讨论牌情", None])        # out of 1–3
     book.save(wb)
     code, out = cli("rank", wb, ok=False)
     assert code == 2 and "罚分!D3" in out
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     book["罚分"]["D3"] = 3
     book.save(wb)
     cli("rank", wb, "--seed", 1)
@@ -430,7 +430,7 @@ def test_odd_field_bye_gets_the_bye_vp(tmp_path):
 
 def test_organizer_changes_the_carry_over_in_the_regulation_sheet(tmp_path):
     wb = new_event(tmp_path, FUJIAN, numbers=True, units=False)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     ws = book["规程"]
     key = "groups[0].stages[2].entrants[1].carry_over.plus"
     hit = [row for row in ws.iter_rows(min_row=2) if row[0].value == key]

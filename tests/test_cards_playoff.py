@@ -13,7 +13,6 @@ import datetime as dt
 from decimal import Decimal
 from pathlib import Path
 
-import openpyxl
 import pandas as pd
 import pytest
 
@@ -25,6 +24,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 ZSY = "扑克争上游双人成年组"
@@ -45,7 +45,7 @@ def _deals(a: int, b: int) -> list[tuple]:
 
 def _type_round(path: Path, rnd: int) -> None:
     sched = {(r[3], r[4]): (r[6], r[8]) for r in rows(path, "对阵")[1:] if r[0] == ZSY}
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["逐局成绩"]
     for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
         if r[0] == ZSY and r[3] == rnd and r[5] <= 4:
@@ -60,7 +60,7 @@ def played(tmp_path_factory) -> Path:
     """4 pairs of 争上游, the whole round robin typed, ranked once."""
     path = tmp_path_factory.mktemp("zsy") / "z.xlsx"
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(PRESET))
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["报名"]
     for k, (i, who) in enumerate([(i, w) for i in range(4) for w in "甲乙"], start=2):
         for j, v in enumerate([ZSY, f"组合{i}", None, f"{who}{i}", "男", dt.date(1985, 3, 3),
@@ -104,7 +104,7 @@ def test_the_rank_command_offers_the_extra_deal_where_the_tie_remains(played):
 
 
 def _type_extra(path: Path, places: tuple, where=None) -> int:
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["逐局成绩"]
     for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
         if r[0] == ZSY and r[5] == 5 and (where is None or (r[3], r[4]) == where):
@@ -186,7 +186,7 @@ def test_two_firsts_in_a_deal_are_named_and_nothing_written(played, tmp_path):
     """十 争头游、二游、三游和四游 — one of each per deal: a deal typed with two 头游 →
     逐局成绩!G{row} “第1局有两个头游”, nothing written (issue 10 bad input)."""
     path = _copy(played, tmp_path)
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["逐局成绩"]
     row = next(i for i, r in enumerate(ws.iter_rows(values_only=True), start=1)
                if r[0] == ZSY and r[5] == 1)

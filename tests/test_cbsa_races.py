@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import openpyxl
 
 from bianpai.addin import commands
 from bianpai.engines.core import Match, StageEntrant, StageState
@@ -16,12 +15,13 @@ from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from bianpai.workbooks.settings import regulation_from_sheet
 from tests.test_elimination import play
+from tests.lazy_edit import load_workbook
 
 PRESET = "cbsa-chinese-eightball-open-2022"
 
 
 def _set(path: Path, values: dict) -> None:
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     for row in wb["规程"].iter_rows(min_row=2):
         if row[0].value in values:
             row[2].value = values[row[0].value]

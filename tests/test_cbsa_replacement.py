@@ -12,7 +12,6 @@ import re
 import shutil
 from pathlib import Path
 
-import openpyxl
 import pytest
 
 from bianpai.addin import commands
@@ -25,6 +24,7 @@ from tests.helpers import set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 from tests.test_core_cbsa import GROUP, small_regulation
+from tests.lazy_edit import load_workbook
 
 MAIN = "正赛第一阶段"
 
@@ -181,7 +181,7 @@ def test_a_typed_withdrawal_gets_its_replacement_from_the_button(copy, tmp_path)
     g = ev.reg.groups[0]
     gone = next(e.number for e in ev.stage_entrants(g, g.stage("groups"))
                 if (e.pool, e.seed) == ("A", 2))
-    wb = openpyxl.load_workbook(copy)
+    wb = load_workbook(copy)
     wb["退赛"].append([GROUP, gone, 0, "保留", "临时退赛"])
     wb.save(copy)
     res = run("withdraw", copy)

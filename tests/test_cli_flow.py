@@ -6,12 +6,12 @@ import shutil
 import subprocess
 from decimal import Decimal
 
-import openpyxl
 import pytest
 from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
 from tests.helpers import fill, four_pairs, new_event, sheet_rows
+from tests.lazy_edit import load_workbook
 
 runner = CliRunner()
 
@@ -25,7 +25,7 @@ def test_new_writes_chinese_workbook(tmp_path):
     wb = tmp_path / "event.xlsx"
     res = run("new", "shenzhen-guandan-pairs-2023", "-o", wb)
     assert res.exit_code == 0, res.output
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     assert book.sheetnames[:2] == ["规程", "报名"]
     for s in ("成绩", "轮成绩", "罚分", "日志", "对阵", "排名", "奖励", "校验"):
         assert s in book.sheetnames
@@ -178,7 +178,7 @@ def test_undo_refuses_to_drop_typing_unless_forced(tmp_path):
     assert sheet_rows(wb, "成绩") == typed
     assert run("undo", wb, "--force").exit_code == 0
     kept = list((backup_dir(wb) / "undone").iterdir())
-    assert kept and openpyxl.load_workbook(kept[0])["成绩"]["G2"].value == 2
+    assert kept and load_workbook(kept[0])["成绩"]["G2"].value == 2
 
 
 def test_two_commands_at_once_cannot_lose_a_write(tmp_path):

@@ -11,12 +11,12 @@ import random
 import shutil
 from pathlib import Path
 
-import openpyxl
 import pytest
 
 from tests.bad_workbooks import copy_event, mid_event, mutations
 from tests.helpers import digest, set_setting, sheet_rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def event(built, tmp_path) -> Path:
 
 
 def edit(path: Path, fn) -> None:
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     fn(wb)
     wb.save(path)
 
@@ -52,7 +52,7 @@ def refused(path: Path, command: str, *needles: str) -> str:
 
 
 def _row_of(path: Path, sheet: str, col: str, value) -> int:
-    ws = openpyxl.load_workbook(path, read_only=True)[sheet]
+    ws = load_workbook(path, read_only=True)[sheet]
     header = next(ws.iter_rows(values_only=True))
     c = header.index(col)
     for r, row in enumerate(ws.iter_rows(min_row=2, values_only=True), start=2):

@@ -31,6 +31,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 PRESET = "cbsa-chinese-eightball-open-2022"
 GROUP = "个人混合赛"
@@ -159,7 +160,7 @@ def test_qualifiers_to_the_final_and_the_awards(demo):
 def test_place_prize_and_best_player_prize_are_both_paid(done):
     """十七（三）limits nobody to one prize (fidelity CB-22): with amounts typed in 规程, the
     best player who also finished in the top 8 gets both, 20 % withheld ("代扣代缴20%税金")."""
-    wb = openpyxl.load_workbook(done)
+    wb = load_workbook(done)
     ws = wb["规程"]
     values = {"awards.groups[0].prize_table.amounts": "1: 5000",
               "awards.groups[0].prize_table.announced_later": False,
@@ -189,7 +190,7 @@ def test_place_prize_and_best_player_prize_are_both_paid(done):
 
 def test_frames_above_the_race_are_named_and_nothing_written(done):
     """十六（二）1 "17局9胜": 10 frames in a race to 9 is refused on its 成绩 cell."""
-    wb = openpyxl.load_workbook(done)
+    wb = load_workbook(done)
     ws = wb["成绩"]
     header = [c.value for c in ws[1]]
     col = header.index("甲方局数") + 1
@@ -268,7 +269,7 @@ def test_a_player_without_flight_is_named_on_the_roster(tmp_path):
     import datetime as dt
     path = tmp_path / "e.xlsx"
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), small_regulation())
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["报名"]
     for i, g in enumerate(["男", "女", None, "男"], start=2):
         for j, v in enumerate([GROUP, None, None, f"选手{i}", g, dt.date(1990, 1, i), None, "上饶"],
@@ -353,7 +354,7 @@ def test_withdrawn_qualifier_forfeits_and_the_opponent_goes_on(tmp_path):
 def test_bracket_chart_prints_landscape_a_page_per_bracket(demo, tmp_path):
     """Issue 11 "a bracket sheet … that prints on A4/A3 landscape": 签表图 is landscape, one page
     wide, a page break before every stage/pool block; A4 up to 5 rounds, A3 from 6 (64 players)."""
-    wb = openpyxl.load_workbook(demo[0])
+    wb = load_workbook(demo[0])
     ws = wb["签表图"]
     assert ws.page_setup.orientation == "landscape"
     assert int(ws.page_setup.paperSize) == 9  # A4
@@ -367,6 +368,6 @@ def test_bracket_chart_prints_landscape_a_page_per_bracket(demo, tmp_path):
     layout = K.bracket_grid_layout(6)
     port.write_sheet(layout.zh, [layout.headers()], layout.sheet_format())
     port.save()
-    a3 = openpyxl.load_workbook(path)[layout.zh]
+    a3 = load_workbook(path)[layout.zh]
     assert int(a3.page_setup.paperSize) == 8  # A3
     assert a3.page_setup.orientation == "landscape"

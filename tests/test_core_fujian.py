@@ -28,6 +28,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest, type_cells
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 PRESET = "fujian-elder-mind-games-2024"
 P80 = "扑克牌升级（80分）"
@@ -252,7 +253,7 @@ def test_80_points_not_a_multiple_of_5_are_named_and_nothing_written(event):
 
 def _penalise(path: Path, reason: str, points=0.5, rnd=1, table=1) -> int:
     sched = [r for r in rows(path, "对阵")[1:] if r[0] == P80 and r[3] == rnd and r[4] == table][0]
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     wb["罚分"].append([P80, "米切尔赛", None, rnd, table, sched[6], points, reason, None])
     wb.save(path)
     return sched[6]
@@ -282,7 +283,7 @@ def test_80_penalty_on_a_board_not_played_is_refused(event):
 def test_80_lateness_forfeits_the_round(event):
     """四11 比赛一方迟到超过10分钟，判违规方该轮弃权: the table's board rows stay empty and 判定
     南北迟到弃权 scores the round as a forfeit."""
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["逐局成绩"]
     for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
         if r[0] == P80 and r[3] == 1 and r[4] == 1:
@@ -303,7 +304,7 @@ def test_80_illegal_information_ends_the_board_through_the_penalty_sheet(event):
     “传递非法信息 第N副”, 队号 = the offending 东西 pair, 罚分 120; the board's 得分 left empty."""
     sched = [r for r in rows(event, "对阵")[1:] if r[0] == P80 and r[3] == 1 and r[4] == 1][0]
     board = boards_from_label(sched[5])[0]
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["逐局成绩"]
     for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
         if r[0] == P80 and r[3] == 1 and r[4] == 1 and r[6] == board:
@@ -323,7 +324,7 @@ def _fresh(tmp_path: Path, people: list[list]) -> Path:
     path = tmp_path / "f.xlsx"
     reg = load_preset(PRESET)
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     for r in people:
         wb["报名"].append(r)
     wb.save(path)
@@ -497,7 +498,7 @@ def test_first_move_alternates_board_by_board(demo):
 
 
 def _type_p80_round(path: Path, rnd: int, points: int = 90) -> None:
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["逐局成绩"]
     for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
         if r[0] == P80 and r[3] == rnd and r[POINTS - 1] is None:
@@ -552,7 +553,7 @@ def test_80_second_illegal_information_ruling_disqualifies_without_a_withdrawal_
     r4 = next(r for r in sched if r[3] == 4 and r[4] == 1)
     pair = r4[8]                                     # the 东西 pair at table 1 in round 4
     r5 = next(r for r in sched if r[3] == 5 and pair in (r[6], r[8]))
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["逐局成绩"]
     for m in (r4, r5):
         board = boards_from_label(m[5])[0]
@@ -600,7 +601,7 @@ def test_xiangqi_lineup_not_handed_in_is_last_rounds(tmp_path):
     c0, c1 = head.index("甲方出场队员"), head.index("乙方出场队员")
     sched = {(r[3], r[4]): (r[6], r[8]) for r in rows(path, "对阵")[1:] if r[0] == "象棋"}
     lineup = {}   # team number → players on boards 1–4 in round 1
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["逐局成绩"]
     for i, r in enumerate(ws.iter_rows(values_only=True), start=1):
         if r[0] != "象棋" or r[3] != 1:

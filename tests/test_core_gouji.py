@@ -12,7 +12,6 @@ import json
 import shutil
 from pathlib import Path
 
-import openpyxl
 import pytest
 from rich.console import Console
 
@@ -23,6 +22,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 PRESET = "qingdao-gouji-2015"
 
@@ -34,7 +34,7 @@ def _typed_group(path: Path, group: str, fields: dict | None = None, seed: int =
     reg = load_preset(PRESET)
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
     roster, people = _roster(reg, seed, fields)
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     mine = [r for r in roster if r[0] == group]
     for i, r in enumerate(mine, start=2):
         for j, v in enumerate(r, start=1):
@@ -143,7 +143,7 @@ def event(drawn, tmp_path) -> Path:
 
 def _type_games(path: Path, table_rows: list[int], finishes: list[list[str]]) -> None:
     """Type the six finishes of every game row of the given 逐局成绩 rows."""
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["逐局成绩"]
     for r, f in zip(table_rows, finishes):
         for k, v in enumerate(f, start=7):
@@ -176,7 +176,7 @@ def test_a_seat_finish_typed_twice_is_named_and_nothing_written(event):
 
 def test_game_points_the_table_cannot_give_are_refused(event):
     """九第一条2: the six finishes sum to 0 (串三户 ±8): 4 : −2 is impossible."""
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["逐局成绩"]
     ws.cell(2, 13, 4)
     ws.cell(2, 14, -2)
@@ -188,7 +188,7 @@ def test_game_points_the_table_cannot_give_are_refused(event):
 
 
 def test_a_team_number_not_in_the_group_is_named(event):
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     wb["成绩"].cell(2, 6, 99)
     wb.save(event)
     res = run("rank", event)
@@ -210,7 +210,7 @@ def _finish_round(path: Path, rnd: int, pattern=HOME_WINS) -> None:
 def test_a_hand_edited_pairing_is_honoured(event):
     """Issue 12 (and the core's one path): an arbiter swaps two opponents in 对阵 and the
     results sheets; the edit is what is scored, and a team twice in a round is refused."""
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["对阵"]
     r1, r2 = ws[2], ws[3]
     # swap the away teams of the first two tables (and in 成绩)
@@ -226,7 +226,7 @@ def test_a_hand_edited_pairing_is_honoured(event):
     assert res.exit_code == 0, res.output
     sched = rows(event, "对阵")
     assert sched[1][8] == a2 and sched[1][10] == "2:0"
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     wb["对阵"].cell(3, 9, wb["对阵"].cell(2, 9).value)  # now a team plays twice in round 1
     wb.save(event)
     res = run("rank", event)
@@ -242,7 +242,7 @@ def test_forfeit_annuls_all_results_of_that_team(event):
     r2 = next(r for r in sched if r[3] == 2)
     team = r2[6]
     r1 = next(r for r in sched if r[3] == 1 and team in (r[6], r[8]))
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["成绩"]
     for i in range(2, ws.max_row + 1):
         if ws.cell(i, 4).value == 2 and ws.cell(i, 6).value == team:
@@ -327,7 +327,7 @@ def test_penalty_of_two_game_points_can_turn_the_match(event):
     _finish_round(event, 1)
     sched = rows(event, "对阵")[1:]
     m = sched[0]
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["罚分"]
     ws.append([m[0], m[1], m[2], m[3], m[4], m[6], 2, "坐错座位再犯", None])
     ws.append([m[0], m[1], m[2], m[3], m[4], m[6], 2, "错牌再犯", None])
@@ -346,7 +346,7 @@ def test_misconduct_is_a_loss_with_eight_to_the_opponent(event):
     局分 for the match are 8, the offender's 0 (a setting; see the 规程 sheet note)."""
     sched = rows(event, "对阵")[1:]
     m = sched[0]
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["成绩"]
     for i in range(2, ws.max_row + 1):
         if ws.cell(i, 4).value == 1 and ws.cell(i, 6).value == m[6]:
@@ -369,7 +369,7 @@ def test_a_player_over_55_is_named_at_check(tmp_path):
     path = tmp_path / "e.xlsx"
     reg = load_preset(PRESET)
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     wb["报名"].append(["各地市代表队", None, "青岛队", "青岛", "甲", "乙", "丙"])
     wb["报名"].append(["各地市代表队", None, "烟台队", "烟台", "丁", "戊", "己"])
     for i, (team, name) in enumerate([("青岛队", "甲"), ("青岛队", "乙"), ("青岛队", "丙"),
@@ -399,7 +399,7 @@ def test_a_knockout_forfeit_is_a_walkover_for_the_opponent(amateur, tmp_path):
     p = tmp_path / "e.xlsx"
     shutil.copy(amateur, p)
     m = rows(p, "对阵")[1]
-    wb = openpyxl.load_workbook(p)
+    wb = load_workbook(p)
     ws = wb["成绩"]
     ws.cell(2, 8, "主队弃权")
     wb.save(p)
@@ -432,7 +432,7 @@ def test_draw_numbers_edited_after_the_draw_are_refused(event):
     bianpai wrote: swapping two numbers in 抽签 would move results to other teams — refused with
     the cell, nothing written."""
     _finish_round(event, 1)
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["抽签"]
     ws["B2"], ws["B3"] = ws["B3"].value, ws["B2"].value
     wb.save(event)
@@ -445,7 +445,7 @@ def test_draw_numbers_edited_after_the_draw_are_refused(event):
 def test_qualifier_rows_edited_after_advance_are_refused(demo, tmp_path):
     p = tmp_path / "d.xlsx"
     shutil.copy(demo[0], p)
-    wb = openpyxl.load_workbook(p)
+    wb = load_workbook(p)
     wb["晋级"]["F3"] = 12
     wb.save(p)
     res = run("rank", p)
@@ -457,7 +457,7 @@ def test_pools_as_a_full_round_robin_is_one_setting(tmp_path):
     setting format.kind = round_robin (15 matches per pool), changed in the 规程 sheet alone."""
     path = tmp_path / "e.xlsx"
     _typed_group(path, "各地市代表队", seed=3)
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["规程"]
     row = next(r for r in range(2, ws.max_row + 1)
                if ws.cell(r, 1).value == "groups[0].stages[0].format.kind")
@@ -492,7 +492,7 @@ def test_a_finding_on_the_shared_players_sheet_is_listed_once(tmp_path):
     per group."""
     path = tmp_path / "e.xlsx"
     _typed_group(path, "各地市代表队")
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     wb["报名"].append(["业余组", None, "业余甲队", "青岛", "赵一", "赵二", "赵三"])
     wb["报名"].append(["业余组", None, "业余乙队", "青岛", "钱一", "钱二", "钱三"])
     first = [c.value for c in wb["队员"][2]]

@@ -29,6 +29,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 SWISS = {"中国象棋青少年组": 10, "中国象棋成年组": 10, "国际象棋青少年组": 10, "国际象棋成年组": 10,
@@ -251,7 +252,7 @@ def _person(group, name, team=None, birth=dt.date(1985, 3, 3)):
 
 
 def _fill(path: Path, sheet: str, data: list[list]) -> None:
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb[sheet]
     start = ws.max_row + 1 if ws.max_row > 1 or any(c.value for c in ws[2]) else 2
     for i, r in enumerate(data):
@@ -273,7 +274,7 @@ def xiangqi(tmp_path) -> Path:
 
 def test_a_bad_result_code_is_named_and_nothing_written(xiangqi):
     """象棋 results are 1-0, 0-1, 和 (or forfeits): “2-3” in 逐局成绩 → sheet!cell, file unchanged."""
-    wb = openpyxl.load_workbook(xiangqi)
+    wb = load_workbook(xiangqi)
     ws = wb["逐局成绩"]
     header = [c.value for c in ws[1]]
     col = header.index("结果") + 1

@@ -12,13 +12,13 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-import openpyxl
 import pytest
 
 from bianpai.workbooks import roster_layouts as RL
 from tests.helpers import digest, fill, four_pairs, new_event, pair_row, sheet_rows
 from tests.shared_state import copy_of
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def test_a_result_for_a_bye_is_named(on_core, tmp_path):
 
 
 def ws_clear(path, sheet, row):
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     for c in wb[sheet][row]:
         c.value = None
     wb.save(path)
@@ -117,7 +117,7 @@ def test_typed_percentages_checked(drawn):
 
 def ws_clear_cells(path, sheet, row, pcts):
     """Empty the cells of ``pcts`` typed as None (openpyxl's ``cell(value=None)`` keeps them)."""
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     cols = ("G", "H") if sheet == "成绩" else ("F", "G", "H")
     for col, v in zip(cols, pcts):
         if v is None:
@@ -160,12 +160,12 @@ def test_a_core_result_row_says_why_it_is_not_in_the_schedule(eightball):
     named at its own cell in the roster's word for a number (队号)."""
     rows = sheet_rows(eightball, "成绩")
     r = list(rows[1])
-    keep = openpyxl.load_workbook(eightball)
+    keep = load_workbook(eightball)
     for change, needles in [({5: r[6], 6: r[5]}, ("成绩!F2", "填反了")),
                             ({6: 999}, ("成绩!G2", "队号 999 不在本组抽签中")),
                             ({3: 9}, ("成绩!D2", "轮次应为 1–"))]:
         keep.save(eightball)
-        wb = openpyxl.load_workbook(eightball)
+        wb = load_workbook(eightball)
         for i, v in change.items():
             wb["成绩"].cell(2, i + 1).value = v
         wb.save(eightball)
@@ -186,11 +186,11 @@ def test_typed_numbers_all_or_none(on_core, tmp_path):
     """九: the roster's 序号 all typed (1…n, kept; seed 报名表序号) or all blank (by lot)."""
     wb = new_event(tmp_path / "e.xlsx")
     four_pairs(wb)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     book["报名"]["B3"].value = 2
     book.save(wb)
     refused(wb, "报名!B3", "全部填写", command="draw")
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     for i, n in enumerate((3, 1, 4, 2), start=2):
         book["报名"][f"B{i}"].value = n
     book.save(wb)
@@ -206,7 +206,7 @@ def test_check_names_a_mix_of_typed_and_blank_numbers(on_core, tmp_path):
     cell (before the draw refuses it there)."""
     wb = new_event(tmp_path / "e.xlsx")
     four_pairs(wb)
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     book["报名"]["B4"].value = 3
     book["报名"]["B5"].value = 1
     book.save(wb)

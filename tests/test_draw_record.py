@@ -19,6 +19,7 @@ from tests.bad_workbooks import _data_rows, _header_col, copy_event
 from tests.helpers import digest, fill, four_pairs, new_event, sheet_rows
 from tests.test_cli_flow import run
 from tests.test_core_bad_workbooks import edit, refused
+from tests.lazy_edit import load_workbook
 
 STYLES = ["pairs", "fjbridge", "otbridge"]
 
@@ -30,7 +31,7 @@ def event(request, mid_event_book, tmp_path) -> Path:
 
 def _numbers(path: Path) -> tuple[int, int, int, object, object]:
     """(column of the number, two data rows of one group, their numbers) of 抽签."""
-    ws = openpyxl.load_workbook(path)["抽签"]
+    ws = load_workbook(path)["抽签"]
     col = _header_col(ws, "序号") or _header_col(ws, "队号")
     group = _header_col(ws, "组别")
     rows = _data_rows(ws)
@@ -63,7 +64,7 @@ def test_swapped_draw_numbers_are_refused_at_their_cells(event):
                       f"抽签!{letter}{r2} “抽签”表的值被改动（原为“{b}”，现为“{a}”）",
                       f"抽签 was edited ('{a}' → '{b}')")
         assert out.index(f"抽签!{letter}{r1}") < out.index("抽签 was edited")
-    assert "_bianpai_draw" not in openpyxl.load_workbook(event).sheetnames
+    assert "_bianpai_draw" not in load_workbook(event).sheetnames
 
 
 @pytest.mark.parametrize("change", ["deleted", "duplicated"])
@@ -146,7 +147,7 @@ def advanced(shared_book, tmp_path) -> Path:
 
 def _carry(path: Path) -> tuple[dict[str, int], list[int], openpyxl.worksheet.worksheet.Worksheet]:
     """(column of each 带分 header, the data rows carrying VP, the sheet)."""
-    ws = openpyxl.load_workbook(path)["带分"]
+    ws = load_workbook(path)["带分"]
     cols = {c.value: c.column for c in ws[1] if c.value}
     rows = [r for r in _data_rows(ws) if ws.cell(r, cols["带分"]).value]
     return cols, rows, ws
@@ -221,7 +222,7 @@ def test_what_the_style_rewrites_in_carry_is_accepted(advanced):
     record anew. (A draw appending late joiners rewrites it too:
     test_bridge_teams_cli::test_qf_loser_joins_consolation_at_round_3_with_25_percent_plus_24.)"""
     assert b"_bianpai_entries.1" in _custom(advanced)
-    assert "_bianpai_entries" not in openpyxl.load_workbook(advanced).sheetnames
+    assert "_bianpai_entries" not in load_workbook(advanced).sheetnames
     cols, rows, _ws = _carry(advanced)
     edit(advanced, lambda wb: setattr(wb["带分"].cell(rows[0], cols["队名"]), "value", "改名队"))
     before = _custom(advanced)

@@ -23,6 +23,7 @@ from bianpai.engines.standings import rank
 from bianpai.engines.swiss import SwissEntrant, swiss_pairings
 from bianpai.engines.team_standings import team_standings
 from bianpai.templates.presets_io import load_preset
+from tests.lazy_edit import load_workbook
 
 REG = load_preset("fujian-elder-mind-games-2024")
 BRIDGE = load_preset("fujian-elder-bridge-teams")
@@ -353,7 +354,6 @@ def test_fj10_disqualified_entrant_loses_results_place_and_award(tmp_path):
     without a place (不参加排名) and gives it no award — even where the places awarded reach the
     whole field. Run on the generic core path with one small individual group (6 players, one
     round, 6 places paid)."""
-    import openpyxl
     from typer.testing import CliRunner
 
     from bianpai.addin import commands
@@ -370,7 +370,7 @@ def test_fj10_disqualified_entrant_loses_results_place_and_award(tmp_path):
     path = tmp_path / "q.xlsx"
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"),
                             load_preset("otog-mind-games-2024"))
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     for i in range(6):
         wb["报名"].append([group, None, None, f"棋手{i}", "男", dt.date(1985, 3, 3), None,
                           "鄂托克旗", "队员", None, None, None])
@@ -383,7 +383,7 @@ def test_fj10_disqualified_entrant_loses_results_place_and_award(tmp_path):
             ws.cell(r, 3).value = 6          # 6 entries → 6 places: the whole field is paid
     wb.save(path)
     run("draw", path, "--seed", 4)
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["逐局成绩"]
     col = [c.value for c in ws[1]].index("结果") + 1
     for r in range(2, ws.max_row + 1):

@@ -20,6 +20,7 @@ from bianpai.engines.prizes import allocate
 from bianpai.engines.round_robin import round_robin_schedule
 from bianpai.engines.swiss_individual import default_rounds
 from bianpai.templates.presets_io import load_preset
+from tests.lazy_edit import load_workbook
 
 REG = load_preset("otog-mind-games-2024")
 TEAMS = load_preset("otog-bridge-teams")
@@ -212,7 +213,6 @@ def test_numbers_by_lot_setting_is_read(tmp_path):
     """Audit D8 (issue 8: a setting shown in 规程 must be read): 抽签定序号 (``draw.numbers_by_lot``)
     true = numbers by the seeded lot, false = the numbers follow the roster order (numbers typed
     in 报名 are kept either way)."""
-    import openpyxl
     from typer.testing import CliRunner
 
     from bianpai.addin import commands
@@ -223,7 +223,7 @@ def test_numbers_by_lot_setting_is_read(tmp_path):
     def book(name, by_lot):
         path = tmp_path / name
         commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), REG)
-        wb = openpyxl.load_workbook(path)
+        wb = load_workbook(path)
         for i in range(6):
             wb["报名"].append(["中国象棋成年组", None, None, f"棋手{i}", "男", dt.date(1985, 3, 3),
                               None, "鄂托克旗", "队员", None, None, None])

@@ -21,6 +21,7 @@ from bianpai.engines.prizes import allocate
 from bianpai.engines.round_robin import round_robin_schedule
 from bianpai.engines.standings import rank
 from bianpai.templates.presets_io import load_preset
+from tests.lazy_edit import load_workbook
 
 REG = load_preset("shenzhen-guandan-pairs-2023")
 STAGE = REG.groups[0].stages[0]
@@ -369,7 +370,6 @@ def test_sz04_group_ceilings_8_4_4_pairs(tmp_path):
     （2）深圳市掼蛋运动协会可推荐男子双人组4对、女子双人组2对，混合双人组2对运动员" — at most 8 / 4 / 4
     pairs (``groups[*].max_entries``). A fifth women's pair is a warning naming its 报名 rows; the
     draw refuses it until accepted with a reason, and writes nothing; four pairs pass."""
-    import openpyxl
 
     from bianpai.addin import commands
     from bianpai.engines.errors import InputErrors
@@ -388,7 +388,7 @@ def test_sz04_group_ceilings_8_4_4_pairs(tmp_path):
         commands.draw(OpenpyxlPort(path, command="draw"), seed=1)
     assert any("超过规程规定的 4 个" in e.zh and e.cell == "A2:A6" for e in exc.value.errors)
     assert digest(path) == before
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     for cell in wb["报名"][2]:
         cell.value = None  # back to four pairs (row 2 emptied)
     wb.save(path)

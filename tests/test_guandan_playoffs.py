@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-import openpyxl
 
 from bianpai.addin import commands
 from bianpai.addin.core_demo import _fill_results
@@ -22,6 +21,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 GROUP = "扑克掼蛋双人成年组"
@@ -39,7 +39,7 @@ def test_guandan_places_5_to_8_played_off_and_paid_apart(tmp_path):
     assert "loser_order: playoffs" in reg.groups[gi].stages[0].format.note
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
     set_setting(path, f"groups[{gi}].stages[0].format.loser_order", "playoffs")
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["报名"]
     for i in range(8):
         for who in "甲乙":

@@ -14,7 +14,6 @@ import shutil
 import zipfile
 from pathlib import Path
 
-import openpyxl
 import pytest
 
 from bianpai.templates.presets_io import load_preset
@@ -24,6 +23,7 @@ from tests.bad_workbooks import PRESETS, mid_event
 from tests.helpers import decorate_like_excel, sheet_rows as rows
 from tests.test_cli_flow import run
 from tests.test_package_save import load_quietly, members, sheet_part
+from tests.lazy_edit import load_workbook
 
 SWISS = "中国象棋成年组"  # otog: 积分编排赛 (swiss_individual)
 #: what Excel 2010+ writes for a list validation whose source is on another sheet
@@ -55,7 +55,7 @@ def _rows_of(path: Path, sheet: str, group: str, rnd: int) -> list[int]:
 def _set_sides(path: Path, table_sides: dict[int, tuple[int, int]], group: str, rnd: int) -> None:
     """Hand edit of round ``rnd`` of ``group``: 对阵 (甲方号 G, 乙方号 I; names cleared) and the
     blank 成绩 rows (甲方号 F, 乙方号 G) get the given sides per table."""
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     for sheet, c0, c1 in (("对阵", 7, 9), ("成绩", 6, 7)):
         ws = wb[sheet]
         for r in range(2, ws.max_row + 1):
@@ -81,7 +81,7 @@ def test_a_hand_swap_in_a_swiss_round_is_what_is_scored(otog):
     (t1, (a1, b1)), (t2, (a2, b2)) = list(r2.items())[:2]
     assert frozenset((a1, b2)) not in r1 and frozenset((a2, b1)) not in r1
     _set_sides(otog, {t1: (a1, b2), t2: (a2, b1)}, SWISS, 2)
-    wb = openpyxl.load_workbook(otog)
+    wb = load_workbook(otog)
     ws = wb["逐局成绩"]
     for r in _rows_of(otog, "逐局成绩", SWISS, 2):
         ws.cell(r, 11).value = "1-0"  # 结果: 甲方 wins
@@ -202,7 +202,7 @@ def test_formulas_typed_in_a_core_result_sheet_read_twice(otog):
 def test_a_column_inserted_before_the_regulation_names_the_cause(otog):
     """Issue 12 “the first cause is named”: a column inserted in front of 规程 is refused as that
     (设置项 is now column B), not as a missing ``preset`` row; nothing written."""
-    wb = openpyxl.load_workbook(otog)
+    wb = load_workbook(otog)
     wb["规程"].insert_cols(1)
     wb.save(otog)
     before = members(otog)
@@ -221,7 +221,7 @@ def test_draw_refreshes_the_bracket_sheets(otog):
                     and r[3] == "决赛"]
     assert final_before == []
     winners = [s[0] for s in _round(otog, group, 2).values()]
-    wb = openpyxl.load_workbook(otog)
+    wb = load_workbook(otog)
     ws = wb["逐局成绩"]
     for r in _rows_of(otog, "逐局成绩", group, 2):
         ws.cell(r, 11).value = "1-0"  # 甲方 wins

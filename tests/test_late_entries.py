@@ -15,7 +15,6 @@ import datetime as dt
 import random
 from pathlib import Path
 
-import openpyxl
 import pytest
 
 from bianpai.addin import commands
@@ -25,6 +24,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest, set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 XQ = "中国象棋成年组"
@@ -36,7 +36,7 @@ def _person(group, name, team=None):
 
 
 def _add(path: Path, people: list[list]) -> None:
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     for r in people:
         wb["报名"].append(r)
     wb.save(path)

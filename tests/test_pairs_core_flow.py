@@ -10,7 +10,6 @@ the same places, 场分, 平均得分率, 获胜轮数, 平局轮数, 级差 and
 
 import datetime as dt
 
-import openpyxl
 import pytest
 
 from bianpai.addin import commands
@@ -18,6 +17,7 @@ from bianpai.addin.competition import is_core_regulation
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.golden_build import PRESET, SEED, load_golden
+from tests.lazy_edit import load_workbook
 
 B = 6  # boards a round
 
@@ -37,7 +37,7 @@ def _type_round(path, rnd, G):
     boards = {(r[0], r[1], r[4], r[5], r[3] - (r[1] - 1) * B): (r[6], r[7])
               for r in G["成绩"][1:] if r[6] is not None or r[7] is not None}
     typed = {(r[0], r[1], r[3], r[4]): r for r in G["轮成绩"][1:]}
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     sch = _values(wb["对阵"])
     if rnd == 3:  # the arbiter's swap of the golden event: EW of the men's tables 1 and 2
         idx = [i for i, r in enumerate(sch) if r[0] == "男子双人赛" and r[3] == 3 and r[8]]
@@ -84,7 +84,7 @@ def ranked(tmp_path_factory, golden):
     assert is_core_regulation(reg)
     path = tmp_path_factory.mktemp("core") / "pairs.xlsx"
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     # the golden draw's numbers typed as 队号; the two players of each pair in 队员
     _put(wb["报名"], [[r[0], r[1], r[2], r[3], *r[2].split("/")] for r in golden["抽签"][1:]])
     _put(wb["队员"], [[f"{r[2]}/{r[6]}", r[2 + k], r[3 + k], dt.datetime.fromisoformat(r[4 + k])]
@@ -94,7 +94,7 @@ def ranked(tmp_path_factory, golden):
         commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
         _type_round(path, rnd, golden)
     commands.rank(OpenpyxlPort(path, command="rank"))
-    return _values(openpyxl.load_workbook(path)["排名"])
+    return _values(load_workbook(path)["排名"])
 
 
 def test_core_draw_is_the_golden_schedule(ranked, golden):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import openpyxl
 import pytest
 
 from bianpai.addin import commands
@@ -105,7 +104,7 @@ def test_core_lot_gives_the_golden_numbers_and_draw_sheet(tmp_path, on_core):
     _new(path, _roster())
     commands.draw(OpenpyxlPort(path, command="draw"), seed=SEED)
     assert _sheet(path, "抽签") == [list(r) for r in _golden_rows("抽签")]
-    assert "_bianpai_draw" not in openpyxl.load_workbook(path).sheetnames
+    assert "_bianpai_draw" not in load_workbook(path).sheetnames
 
 
 def _golden_rows(name):
@@ -152,6 +151,7 @@ def test_core_draws_the_whole_golden_schedule_at_once(tmp_path, on_core):
 CLOSED = ["规程", "报名", "校验", "抽签", "对阵", "成绩", "轮成绩", "罚分", "成绩汇总", "排名", "交叉表", "奖励",
           "_bianpai_settings", "领奖签收表", "证书"]
 from tests.golden_build import PAPER  # noqa: E402  (issue 12's paper, beyond the golden sheets)
+from tests.lazy_edit import load_workbook
 
 
 @pytest.fixture(scope="module")
@@ -276,7 +276,7 @@ def test_core_standings_print_integers_as_integers(tmp_path, on_core):
     _new(wb, _roster())
     commands.draw(OpenpyxlPort(wb, command="draw"), seed=SEED)
     commands.rank(OpenpyxlPort(wb, command="rank"), seed=1)
-    ws = openpyxl.load_workbook(wb)["排名"]
+    ws = load_workbook(wb)["排名"]
     header = [c.value for c in ws[1]]
     assert ws.cell(2, header.index("获胜轮数") + 1).number_format == "0"
     assert ws.cell(2, header.index("场分") + 1).number_format == "0.0"

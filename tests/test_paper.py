@@ -12,7 +12,6 @@ import datetime as dt
 from decimal import Decimal
 from pathlib import Path
 
-import openpyxl
 import pandas as pd
 import pytest
 
@@ -27,6 +26,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from bianpai.workbooks.pdf_export import export_pdf, soffice
 from bianpai.workbooks.print_setup import TITLE, break_rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 GROUP = "中国象棋成年组"
@@ -39,7 +39,7 @@ def _person(name):
 
 def _fill_results(path: Path, rnd: int, result: str = "1-0") -> None:
     """Type 结果 on every 逐局成绩 row of round ``rnd``."""
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["逐局成绩"]
     head = [c.value for c in ws[1]]
     rc, res = head.index("轮次") + 1, head.index("结果") + 1
@@ -55,7 +55,7 @@ def event(tmp_path_factory) -> Path:
     ranked."""
     path = tmp_path_factory.mktemp("paper") / "x.xlsx"
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(PRESET))
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     for i in range(6):
         wb["报名"].append(_person(f"棋手{i}"))
     wb.save(path)
@@ -74,7 +74,7 @@ def _values(ws) -> list[list]:
 def test_draw_prints_a_table_card_per_table(event):
     """A table card per table of the new round (桌号 in large type, both sides with number and
     name), one landscape A4 page each."""
-    ws = openpyxl.load_workbook(event)["桌卡"]
+    ws = load_workbook(event)["桌卡"]
     text = [r[0] for r in _values(ws)]
     tables = [t for t in text if isinstance(t, str) and t.startswith("第 ") and t.endswith(" 桌")]
     assert tables == ["第 1 桌", "第 2 桌", "第 3 桌"]
@@ -90,7 +90,7 @@ def test_draw_prints_a_table_card_per_table(event):
 def test_draw_prints_score_slips_with_the_scoring_columns(event):
     """记分单: per table the sides, a bordered grid of what the arbiter types (结果 per game),
     and the signature line of both players and the arbiter; two slips per A4 page."""
-    ws = openpyxl.load_workbook(event)["记分单"]
+    ws = load_workbook(event)["记分单"]
     vals = _values(ws)
     heads = [r for r in vals if r[0] == "局"]
     assert len(heads) == 3 and all("结果" in r for r in heads)
@@ -104,7 +104,7 @@ def test_draw_prints_score_slips_with_the_scoring_columns(event):
 def test_rank_prints_the_round_bulletin_with_the_arbiter_signature(event):
     """成绩公告: the round's results, the standings after it, and 裁判长签字 — one page per
     group and stage."""
-    ws = openpyxl.load_workbook(event)["成绩公告"]
+    ws = load_workbook(event)["成绩公告"]
     vals = _values(ws)
     first = [r[0] for r in vals]
     assert f"{GROUP} 积分编排赛 第1轮成绩公告" in first or any(
@@ -124,7 +124,7 @@ def test_rank_prints_the_round_bulletin_with_the_arbiter_signature(event):
 
 def test_schedule_and_standings_print_a_page_per_round_and_group(event):
     """对阵 a page per round, 排名 a page per group, each with the event title in the header."""
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     title = load_preset(PRESET).title_zh
     for name in ("对阵", "排名"):
         ws = wb[name]
@@ -133,7 +133,7 @@ def test_schedule_and_standings_print_a_page_per_round_and_group(event):
     res = run("draw", event, "--out", event.with_name("r2.xlsx"))
     assert res.exit_code == 0, res.output
     assert "随机种子" in res.output and "None" not in res.output
-    ws = openpyxl.load_workbook(event.with_name("r2.xlsx"))["对阵"]
+    ws = load_workbook(event.with_name("r2.xlsx"))["对阵"]
     rounds = [r[3] for r in _values(ws)[1:]]
     change = next(i for i, r in enumerate(rounds) if r == 2) + 1  # sheet row of the last round-1
     assert [b.id for b in ws.row_breaks.brk] == [change]
@@ -150,7 +150,7 @@ def test_page_break_on_is_a_layout_attribute_every_writer_gets(tmp_path):
     finally:
         TITLE["text"] = None
     port.save()
-    ws = openpyxl.load_workbook(tmp_path / "t.xlsx")["对阵"]
+    ws = load_workbook(tmp_path / "t.xlsx")["对阵"]
     assert [b.id for b in ws.row_breaks.brk] == [3]
     assert ws.oddHeader.center.text.startswith("测试赛")
     assert break_rows([["h"], [1], [1], [2]], 1, [0]) == [3]
@@ -163,7 +163,7 @@ def test_integers_print_as_integers(tmp_path):
             [2, 2, "B", None, 5, None, Decimal("9.5"), None, Decimal("9.5"), 10, 20, 0.5, ""]]
     port.write_sheet("排名", [T.TEAM_STANDINGS.headers()] + rows, T.TEAM_STANDINGS.sheet_format())
     port.save()
-    ws = openpyxl.load_workbook(tmp_path / "s.xlsx")["排名"]
+    ws = load_workbook(tmp_path / "s.xlsx")["排名"]
     col = [c.key for c in T.TEAM_STANDINGS.columns].index("match_vp") + 1
     assert ws.cell(2, col).number_format == "0" and ws.cell(3, col).number_format == "0.00"
 
@@ -211,7 +211,7 @@ def test_rank_draws_a_native_rank_progression_chart(event, tmp_path):
     line chart (rank 1 at the top); ranking again replaces the chart, never adds a second or
     loses it."""
     import zipfile
-    wb = openpyxl.load_workbook(event)
+    wb = load_workbook(event)
     ws = wb["排名走势"]
     assert len(ws._charts) == 1
     vals = _values(ws)
@@ -225,7 +225,7 @@ def test_rank_draws_a_native_rank_progression_chart(event, tmp_path):
     with zipfile.ZipFile(again) as z:
         parts = [n for n in z.namelist() if n.startswith(("xl/charts/", "xl/drawings/drawing"))]
     assert len([n for n in parts if n.startswith("xl/charts/")]) == 1 and len(parts) == 2
-    assert len(openpyxl.load_workbook(again)["排名走势"]._charts) == 1
+    assert len(load_workbook(again)["排名走势"]._charts) == 1
 
 
 def test_a_gouji_game_row_typed_in_part_is_named():
@@ -297,7 +297,7 @@ def test_rank_round_n_ranks_after_that_round_and_says_so(event, tmp_path):
     res = run("rank", event, "--round", "1", "--out", out)
     assert res.exit_code == 0, res.output
     assert "第1轮后排名完成" in res.output
-    first = [r[0] for r in _values(openpyxl.load_workbook(out)["成绩公告"])]
+    first = [r[0] for r in _values(load_workbook(out)["成绩公告"])]
     assert "第1轮后排名" in first
 
 
@@ -378,7 +378,7 @@ def test_pairs_and_bridge_rank_print_the_bulletin_and_the_rank_chart(tmp_path):
         path = _mid(name, tmp_path)
         res = run("rank", path)
         assert res.exit_code == 0, res.output
-        wb = openpyxl.load_workbook(path)
+        wb = load_workbook(path)
         text = [str(v) for r in _values(wb["成绩公告"]) for v in r if v]
         assert sum("裁判长签字" in t for t in text) == groups, name
         assert len(wb["排名走势"]._charts) == groups, name
@@ -399,7 +399,7 @@ def test_pairs_awards_before_any_result_say_what_to_do(tmp_path):
     排名 at any time: with every round drawn and no result typed, awards placed the pairs by the
     draw alone. Now refused per group, naming the sheets to type results in, nothing written."""
     path = _mid("mid-shenzhen-guandan-pairs", tmp_path)
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["成绩"]
     for r in range(2, ws.max_row + 1):
         ws.cell(r, 7).value = ws.cell(r, 8).value = None  # 南北得分, 代码

@@ -5,6 +5,7 @@ from bianpai.templates.presets_io import load_preset, preset_names
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from bianpai.workbooks.settings import regulation_from_sheet, settings_rows
 from tests.helpers import four_pairs, new_event
+from tests.lazy_edit import load_workbook
 
 REGULATIONS = ["shenzhen-guandan-pairs-2023", "qingdao-gouji-2015", "cbsa-chinese-eightball-open-2022",
                "fujian-elder-mind-games-2024", "otog-mind-games-2024"]
@@ -39,9 +40,8 @@ def test_yaml_is_safe_loaded(tmp_path):
 
 
 def test_settings_sheet_changes_the_rule(tmp_path):
-    import openpyxl
     wb = new_event(tmp_path / "e.xlsx")
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     ws = book["规程"]
     keys = [row[0].value for row in ws.iter_rows(min_row=2)]
     # settings shared by the three groups appear once, as groups[*]
@@ -61,9 +61,8 @@ def test_settings_sheet_changes_the_rule(tmp_path):
 
 
 def test_unknown_setting_named(tmp_path):
-    import openpyxl
     wb = new_event(tmp_path / "e.xlsx")
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     ws = book["规程"]
     ws.append(["groups[0].nonsense", "x", 1, "", ""])
     book.save(wb)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
-import openpyxl
 import pandas as pd
 
 from bianpai.engines.guandan import round_results
@@ -14,6 +13,7 @@ from bianpai.engines.matchpoints import artificial_shares, score_board
 from bianpai.templates.presets_io import load_preset
 from tests.helpers import fill, four_pairs, new_event, sheet_rows
 from tests.test_cli_flow import run
+from tests.lazy_edit import load_workbook
 
 
 def test_artificial_shares_follow_the_settings():
@@ -41,7 +41,7 @@ def test_round_results_read_the_artificial_setting():
 
 
 def _set(path, suffix: str, value) -> None:
-    wb = openpyxl.load_workbook(path)
+    wb = load_workbook(path)
     ws = wb["规程"]
     hits = [r for r in range(2, ws.max_row + 1) if str(ws.cell(r, 1).value or "").endswith(suffix)]
     assert hits, suffix
@@ -196,7 +196,7 @@ def test_a_hand_swap_in_pairs_pairings_is_honoured(tmp_path):
     assert (1, 5) in r1 and (2, 6) in r1
     assert len(sheet_rows(wb, "成绩")) == n_before
     # a pair twice in a round is refused with its 对阵 cell
-    book = openpyxl.load_workbook(wb)
+    book = load_workbook(wb)
     ws = book["对阵"]
     ws.cell(3, 6).value = ws.cell(2, 6).value
     book.save(wb)
@@ -227,7 +227,7 @@ def test_standings_print_integers_as_integers(tmp_path):
     four_pairs(wb)
     run("draw", wb, "--seed", 5)
     assert run("rank", wb).exit_code == 0
-    ws = openpyxl.load_workbook(wb)["排名"]
+    ws = load_workbook(wb)["排名"]
     header = [c.value for c in ws[1]]
     won = header.index("获胜轮数") + 1
     mp = header.index("场分") + 1

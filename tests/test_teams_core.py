@@ -20,6 +20,7 @@ from bianpai.engines.standings import rank
 from bianpai.templates.presets_io import load_preset
 
 from . import golden_teams_build as G
+from tests.lazy_edit import load_workbook
 
 FIRST = {"fujian-elder-bridge-teams": "排位赛", "otog-bridge-teams": "积分排位赛"}
 CONS = {"fujian-elder-bridge-teams": "附加积分编排赛", "otog-bridge-teams": "附加积分赛"}
@@ -200,7 +201,6 @@ def test_bridge_knockout_scoring_is_decided_on_imps():
 def _demo_on_core(monkeypatch, out, preset, pieces, entries):
     """Run ``preset``'s core demo with the bridge ``pieces`` let onto the core (teams of 4,
     ``entries`` teams); returns ``rows(sheet)``: the saved sheet as dicts by header."""
-    import openpyxl
     from rich.console import Console
 
     from bianpai.addin.competition import is_core_regulation
@@ -212,7 +212,7 @@ def _demo_on_core(monkeypatch, out, preset, pieces, entries):
     assert is_core_regulation(reg)
     run_core_demo(reg, out, fields={reg.groups[0].id: entries}, pictures=False,
                   console=Console(quiet=True))
-    book = openpyxl.load_workbook(out, read_only=True)
+    book = load_workbook(out, read_only=True)
 
     def rows(name):
         it = list(book[name].iter_rows(values_only=True))

@@ -10,6 +10,7 @@ import pytest
 
 from bianpai.addin import commands
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.lazy_edit import load_workbook
 
 CASES = Path(__file__).parent / "data" / "user-cases" / "cases"
 
@@ -57,7 +58,6 @@ def test_check_warns_when_the_rounds_exceed_a_rematch_free_field(tmp_path):
     象棋代表队参赛（补双）”: before round 1, 5 teams (one bye a round, none twice) can play at most
     5 rematch-free rounds, so ``check`` warns (补双 or fewer rounds, naming the 规程 setting);
     the other groups are not refused."""
-    import openpyxl
 
     from bianpai.engines.core import StageEntrant, StageState
     from bianpai.engines.swiss_individual import IndividualSwiss
@@ -66,7 +66,7 @@ def test_check_warns_when_the_rounds_exceed_a_rematch_free_field(tmp_path):
     assert IndividualSwiss(rounds=5).field_warnings(st) == []
     assert "5 队最多只能进行 5 轮" in IndividualSwiss(rounds=7).field_warnings(st)[0]
     # the trial's workbook before its first draw
-    wb = openpyxl.load_workbook(CASES / "fujian-xiangqi-five-teams-seven-rounds" / "case.xlsx")
+    wb = load_workbook(CASES / "fujian-xiangqi-five-teams-seven-rounds" / "case.xlsx")
     for name in ("抽签", "_bianpai_draw", "对阵", "桌卡", "记分单", "成绩", "逐局成绩", "罚分",
                  "排名", "名次录入", "奖励", "移动表", "退赛"):
         del wb[name]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import openpyxl
 from openpyxl.utils.cell import range_boundaries
 
 from bianpai.addin import commands
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+from tests.lazy_edit import load_workbook
 
 
 def test_cbsa_roster_dropdowns_cover_528_players(tmp_path):
@@ -16,7 +16,7 @@ def test_cbsa_roster_dropdowns_cover_528_players(tmp_path):
     path = tmp_path / "t.xlsx"
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"),
                             load_preset("cbsa-chinese-eightball-open-2022"))
-    ws = openpyxl.load_workbook(path)["报名"]
+    ws = load_workbook(path)["报名"]
     dvs = ws.data_validations.dataValidation
     assert dvs
     for dv in dvs:

@@ -28,6 +28,8 @@ class LazyBook:
     """
 
     def __init__(self, path: Path, *, keep_vba: bool = False, data_only: bool = False):
+        """``path``: the workbook file (or a binary file object holding one, read from again
+        for each sheet parsed)."""
         from openpyxl.reader.excel import ExcelReader
 
         book = self
@@ -47,7 +49,7 @@ class LazyBook:
                     ws.sheet_state = sheet.state
                     book._pending[sheet.name] = (sheet, rel)
 
-        self._reader = _Reader(str(path), read_only=False, keep_vba=keep_vba,
+        self._reader = _Reader(path if hasattr(path, "read") else str(path), read_only=False, keep_vba=keep_vba,
                                data_only=data_only, keep_links=True)
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")

@@ -72,7 +72,9 @@ class SheetCells:
             order.sort()
         for r, c in order:
             cell = by_pos[(r, c)]
-            if cell._comment is not None or cell._hyperlink is not None:
+            # (a merged range's other cells, openpyxl's MergedCell, have neither)
+            if getattr(cell, "_comment", None) is not None or \
+                    getattr(cell, "_hyperlink", None) is not None:
                 raise PackageError(f"sheet {ws.title!r} has comments or hyperlinks to write")
             style = cell._style
             sid = None
