@@ -136,6 +136,14 @@ def test_demo_workbook_converts_to_pdf(tmp_path):
     subprocess.run(["soffice", "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path),
                     str(out)], check=True, capture_output=True, timeout=180)
     assert (tmp_path / "demo.pdf").stat().st_size > 10000
+    from bianpai.workbooks.pdf_export import cjk_font_available
+    from tests.test_paper import pdf_text
+    text = pdf_text(tmp_path / "demo.pdf")
+    if text is not None and cjk_font_available():  # every sheet's Chinese is on its pages
+        pages = text.split("\f")
+        for title in ("男子双人赛", "荣获第", "领奖签收表", "交叉表", "第 1 页 / 共"):
+            assert title in text, title
+        assert len(pages) > len(load_workbook(out).sheetnames)  # the long sheets on several
 
 
 def test_lots_are_stable_across_presses_and_follow_the_draw_seed(tmp_path):

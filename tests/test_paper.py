@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+import shutil
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -204,6 +206,51 @@ def test_pdf_export_prints_the_pages(event, tmp_path):
     assert done == ["桌卡", "成绩公告"]
     data = out.read_bytes()
     assert data.startswith(b"%PDF") and len(data) > 5000
+    text = pdf_text(out)
+    if text is not None:  # the Chinese of the sheets is on the pages, not missing glyphs
+        assert "成绩公告" in text and "棋手0" in text
+
+
+def pdf_text(path: Path) -> str | None:
+    """The text of a PDF (poppler's pdftotext), or None when pdftotext is not installed."""
+    import shutil
+    import subprocess
+    exe = shutil.which("pdftotext")
+    if exe is None:
+        return None
+    return subprocess.run([exe, str(path), "-"], capture_output=True, check=True,
+                          timeout=120).stdout.decode("utf-8")
+
+
+def test_pdf_export_refuses_when_no_font_can_show_the_chinese(event, tmp_path, monkeypatch):
+    """Without a Chinese font LibreOffice writes a PDF with no Chinese on it (names, groups,
+    headers all missing): `bianpai pdf` refuses, says which font package to install, and writes
+    nothing (checked without LibreOffice: the refusal comes before it is started). When
+    fontconfig cannot tell, the export goes on (here to a LibreOffice that cannot start, which
+    is named, not a traceback)."""
+    from bianpai.workbooks import pdf_export
+    from tests.test_cli_flow import run
+    monkeypatch.setattr(pdf_export, "cjk_font_available", lambda: False)
+    monkeypatch.setattr(pdf_export, "soffice", lambda: "/nonexistent/soffice")
+    out = tmp_path / "x.pdf"
+    res = run("pdf", event, "-o", out, "--sheets", "排名")
+    assert res.exit_code != 0 and not out.exists()
+    assert "未找到中文字体" in res.output and "fonts-noto-cjk" in res.output
+    assert "no Chinese font found" in res.output
+    monkeypatch.setattr(pdf_export, "cjk_font_available", lambda: None)  # cannot tell: tries
+    res = run("pdf", event, "-o", out, "--sheets", "排名")
+    assert res.exit_code != 0 and (res.exception is None or isinstance(res.exception, SystemExit))
+    assert "未找到中文字体" not in res.output and "无法启动" in res.output
+
+
+def test_the_chinese_font_check_reads_fontconfig(monkeypatch):
+    from bianpai.workbooks import pdf_export
+    monkeypatch.setattr(pdf_export.shutil, "which", lambda name: None)
+    assert pdf_export.cjk_font_available() is None  # no fontconfig: the system's own fonts
+    if shutil.which("fc-list"):
+        monkeypatch.undo()
+        listed = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True).stdout
+        assert pdf_export.cjk_font_available() is bool(listed.strip())
 
 
 def test_rank_draws_a_native_rank_progression_chart(event, tmp_path):

@@ -8,6 +8,7 @@ converted, so the workbook itself is never touched.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
@@ -28,6 +29,31 @@ NO_SOFFICE = ("未找到 LibreOffice（soffice）：导出 PDF 需要安装 Libr
               "libreoffice-calc-nogui) or save as PDF from Excel/WPS")
 
 
+NO_CJK_FONT = ("未找到中文字体：LibreOffice 导出的 PDF 将无法显示表中的中文（姓名、组别、名次来源…），"
+               "未导出；请先安装中文字体（如 apt-get install fonts-noto-cjk 或 fonts-wqy-zenhei），"
+               "或在 Excel/WPS 中“另存为 PDF”",
+               "no Chinese font found: the PDF LibreOffice writes would not show the Chinese text "
+               "of the sheets (names, groups, rank reasons…); nothing exported. Install one (e.g. "
+               "apt-get install fonts-noto-cjk or fonts-wqy-zenhei) or save as PDF from Excel/WPS")
+
+_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def cjk_font_available() -> bool | None:
+    """Whether fontconfig (which LibreOffice uses on Linux) has a font for Chinese text: True or
+    False, or None when it cannot tell (no ``fc-list``, as on Windows and macOS, whose systems
+    ship Chinese fonts)."""
+    fc = shutil.which("fc-list")
+    if fc is None:
+        return None
+    try:
+        out = subprocess.run([fc, ":lang=zh", "family"], capture_output=True, timeout=30,
+                             check=False).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return bool(out.strip())
+
+
 def soffice() -> str | None:
     """Path of the LibreOffice executable, or None."""
     return shutil.which("soffice") or shutil.which("libreoffice")
@@ -44,7 +70,9 @@ def export_pdf(workbook: Path, out: Path, sheets: list[str] | None = None,
                *, timeout: float = 180) -> list[str]:
     """Write ``sheets`` of ``workbook`` (default :func:`default_sheets`) as one PDF at ``out``;
     returns the sheet names exported. Raises ``BianpaiError`` (Chinese and English) when
-    LibreOffice is missing, a sheet is unknown, nothing is exportable, or the conversion fails."""
+    LibreOffice is missing, a sheet is unknown, nothing is exportable, the sheets hold Chinese
+    text and no font for it is installed (:func:`cjk_font_available`: the PDF would show none
+    of it), or the conversion fails."""
     import openpyxl
 
     exe = soffice()
@@ -61,6 +89,11 @@ def export_pdf(workbook: Path, out: Path, sheets: list[str] | None = None,
     if not chosen:
         raise BianpaiError("没有可导出的表：请先“计算排名”（和“奖励分配”）再导出 PDF",
                            "nothing to export yet: run rank (and awards) first")
+    chinese = any(_CJK.search(n) for n in chosen) or any(
+        isinstance(v, str) and _CJK.search(v) for n in chosen
+        for row in wb[n].iter_rows(values_only=True) for v in row)
+    if chinese and cjk_font_available() is False:
+        raise BianpaiError(*NO_CJK_FONT)
     for n in names:
         if n not in chosen:
             wb.remove(wb[n])
@@ -79,6 +112,9 @@ def export_pdf(workbook: Path, out: Path, sheets: list[str] | None = None,
         except subprocess.TimeoutExpired as exc:
             raise BianpaiError(f"LibreOffice 导出 PDF 超时（{timeout:.0f} 秒）",
                                f"LibreOffice timed out after {timeout:.0f} s") from exc
+        except OSError as exc:  # removed or not executable since it was found
+            raise BianpaiError(f"LibreOffice（{exe}）无法启动：{exc}",
+                               f"LibreOffice ({exe}) could not be started: {exc}") from exc
         pdf = Path(tmp) / "export.pdf"
         if proc.returncode != 0 or not pdf.exists():
             msg = (proc.stderr or proc.stdout or b"").decode("utf-8", "replace").strip()[:300]
