@@ -314,3 +314,20 @@ def test_advance_refused_for_a_single_stage_event(roster_xlsm):
 
 def test_license_key_is_set_by_the_tests():
     assert os.environ["XLWINGS_LICENSE_KEY"] == "noncommercial"
+
+
+def test_payload_reads_every_sheet_as_openpyxl_does(outputs, roster_xlsm, results_xlsm):
+    """payload_from_xlsx reads the sheets without formulas with python-calamine: for workbooks
+    at every step (roster, drawn, results typed, ranked, awarded) and both clients, the payload
+    is exactly the one openpyxl's parse of every sheet gives (values and their extent, tables,
+    gridlines, visibility, names), and most sheets took the quick path."""
+    from bianpai.workbooks.lazy_book import LazyBook
+    from bianpai.workbooks.payload import _fast_sheet
+    books = [roster_xlsm, results_xlsm] + [outputs[("cli", c)][1] for c in ("draw", "awards")]
+    for book in books:
+        for client in ("VBA", "Office.js"):
+            assert payload_from_xlsx(book, client=client) == \
+                payload_from_xlsx(book, client=client, fast_values=False), (book, client)
+        lazy = LazyBook(book, data_only=True, keep_vba=True)
+        quick = [n for n in lazy.wb.sheetnames if _fast_sheet(lazy, n) is not None]
+        assert len(quick) >= len(lazy.wb.sheetnames) - 2, (book, quick)

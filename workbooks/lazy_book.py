@@ -71,22 +71,10 @@ class LazyBook:
         with python-calamine without parsing the sheet. ``None`` when the sheet is parsed
         already (it may have been changed since), holds a formula or an error value, or
         calamine cannot read it: the caller then reads the parsed sheet."""
-        pending = self._pending.get(name)
-        if pending is None:
+        got = self.fast_grid(name)
+        if got is None:
             return None
-        try:
-            with zipfile.ZipFile(self.path) as z:
-                if _NOT_FAST.search(z.read(pending[1].target)):
-                    return None
-            if self._calamine is None:
-                from python_calamine import CalamineWorkbook
-                self._calamine = CalamineWorkbook.from_path(str(self.path))
-            sh = self._calamine.get_sheet_by_name(name)
-            rows = sh.to_python(skip_empty_area=False)
-            merged = sh.merged_cell_ranges or ()
-        except Exception:  # noqa: BLE001 - any calamine failure: openpyxl reads it
-            return None
-        grid = [[_as_openpyxl(v) for v in r] for r in rows]
+        grid, merged = got
         if merged:  # a merged range's cells are part of the sheet (openpyxl's MergedCell)
             height = max(len(grid), *(r1 + 1 for _, (r1, _c) in merged))
             width = max(max((len(r) for r in grid), default=0), *(c1 + 1 for _, (_r, c1) in merged))
@@ -97,6 +85,37 @@ class LazyBook:
                 for r in range(r0, r1 + 1):
                     grid[r][c0:c1 + 1] = [top] * (c1 + 1 - c0)
         return grid
+
+    def fast_grid(self, name: str) -> tuple[list[list], list] | None:
+        """The values of sheet ``name`` from python-calamine as openpyxl's parse gives each cell
+        (rows from A1 to the last value; a merged range's other cells empty) and its merged
+        ranges (calamine's ``((first row, first col), (last row, last col))``, 0-based), or
+        ``None`` when :meth:`fast_values` would be ``None``."""
+        pending = self._pending.get(name)
+        if pending is None:
+            return None
+        try:
+            if _NOT_FAST.search(self.part(pending[1].target)):
+                return None
+            if self._calamine is None:
+                from python_calamine import CalamineWorkbook
+                self._calamine = CalamineWorkbook.from_path(str(self.path))
+            sh = self._calamine.get_sheet_by_name(name)
+            rows = sh.to_python(skip_empty_area=False)
+            merged = list(sh.merged_cell_ranges or ())
+        except Exception:  # noqa: BLE001 - any calamine failure: openpyxl reads it
+            return None
+        return [[_as_openpyxl(v) for v in r] for r in rows], merged
+
+    def part(self, name: str) -> bytes:
+        """The bytes of one part of the package (e.g. a sheet's XML)."""
+        with zipfile.ZipFile(self.path) as z:
+            return z.read(name)
+
+    def sheet_part(self, name: str) -> str | None:
+        """The package part of sheet ``name`` while it is not parsed yet (else ``None``)."""
+        pending = self._pending.get(name)
+        return None if pending is None else pending[1].target
 
     def fast_merged(self, name: str) -> list[tuple[int, int, int, int]] | None:
         """The merged ranges of a sheet not parsed yet, (first row, first column, last row,

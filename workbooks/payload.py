@@ -62,44 +62,37 @@ def _payload_value(value: Any) -> Any:
 
 
 def payload_from_xlsx(path: str | os.PathLike, *, client: str = "VBA",
-                      version: str | None = None, active_sheet_index: int = 0) -> dict:
+                      version: str | None = None, active_sheet_index: int = 0,
+                      fast_values: bool = True) -> dict:
     """The client JSON for the workbook at ``path``: what an xlwings client would send.
 
     ``values`` hold the used range from A1 with ``""`` for empty cells and date cells as ISO
     strings; formulas are sent as their cached values (as Excel would). ``client`` is
     ``"VBA"`` (desktop ``RunRemotePython``), ``"Office.js"`` (xlwings Server add-in, Lite),
-    ``"Microsoft Office Scripts"`` or ``"Google Apps Script"``.
+    ``"Microsoft Office Scripts"`` or ``"Google Apps Script"``. A sheet without formulas is read
+    with python-calamine (its extent, tables and gridlines from its XML); ``fast_values=False``
+    parses every sheet with openpyxl (the reference ``tests/test_fronts_parity.py`` pins it to).
     """
+    from bianpai.workbooks.lazy_book import LazyBook  # noqa: PLC0415
     path = Path(path)
-    wb = load_workbook(path, data_only=True, keep_vba=path.suffix.lower() == ".xlsm")
+    book = LazyBook(path, data_only=True, keep_vba=path.suffix.lower() == ".xlsm")
+    wb = book.wb
     sheets = []
     for ws in wb.worksheets:
-        if ws.max_row == 1 and ws.max_column == 1 and ws.cell(1, 1).value is None:
-            values: list[list[Any]] = [[]]
+        fast = _fast_sheet(book, ws.title) if fast_values else None
+        if fast is not None:
+            values, tables, gridlines = fast
         else:
-            values = [[_payload_value(c.value) for c in row]
-                      for row in ws.iter_rows(min_row=1, min_col=1, max_row=ws.max_row,
-                                              max_col=ws.max_column)]
-        tables = []
-        for t in ws.tables.values():
-            tables.append({
-                "name": t.displayName or t.name,
-                "range_address": _abs(t.ref),
-                "header_row_range_address": None,
-                "data_body_range_address": None,
-                "total_row_range_address": None,
-                "show_headers": bool(t.headerRowCount if t.headerRowCount is not None else 1),
-                "show_totals": bool(t.totalsRowCount),
-                "table_style": t.tableStyleInfo.name if t.tableStyleInfo else "",
-                "show_autofilter": t.autoFilter is not None,
-            })
+            ws = book.sheet(ws.title)
+            values, tables = _parsed_sheet(ws)
+            gridlines = ws.sheet_view.showGridLines is not False
         sheet: dict[str, Any] = {"name": ws.title, "values": values, "pictures": [],
                                  "tables": tables}
         if client == "Office.js":
             state = {"visible": "Visible", "hidden": "Hidden", "veryHidden": "VeryHidden"}
             sheet.update({
                 "visibility": state.get(ws.sheet_state, "Visible"),
-                "show_gridlines": ws.sheet_view.showGridLines is not False,
+                "show_gridlines": gridlines,
                 "print_area": None,
                 "notes": [],
                 "shapes": [],
@@ -140,6 +133,81 @@ def payload_from_xlsx(path: str | os.PathLike, *, client: str = "VBA",
         book["calculation"] = "Automatic"
     return {"client": client, "version": version or _xlwings_version(), "book": book,
             "sheets": sheets, "names": names}
+
+
+def _table_entry(name, ref, header_rows, totals_rows, style, autofilter: bool) -> dict:
+    return {"name": name, "range_address": _abs(ref), "header_row_range_address": None,
+            "data_body_range_address": None, "total_row_range_address": None,
+            "show_headers": bool(header_rows if header_rows is not None else 1),
+            "show_totals": bool(totals_rows), "table_style": style or "",
+            "show_autofilter": autofilter}
+
+
+def _parsed_sheet(ws) -> tuple[list[list[Any]], list[dict]]:
+    """(values, tables) of a sheet parsed by openpyxl: the cells from A1 to its last cell (a
+    styled empty cell or a merged range counts, as Excel's used range does)."""
+    if ws.max_row == 1 and ws.max_column == 1 and ws.cell(1, 1).value is None:
+        values: list[list[Any]] = [[]]
+    else:
+        values = [[_payload_value(c.value) for c in row]
+                  for row in ws.iter_rows(min_row=1, min_col=1, max_row=ws.max_row,
+                                          max_col=ws.max_column)]
+    tables = [_table_entry(t.displayName or t.name, t.ref, t.headerRowCount, t.totalsRowCount,
+                           t.tableStyleInfo.name if t.tableStyleInfo else "",
+                           t.autoFilter is not None) for t in ws.tables.values()]
+    return values, tables
+
+
+_CELL_REF = re.compile(rb"<c\b[^>]*?\br=\"([A-Z]+)(\d+)\"")
+_CELL_NO_REF = re.compile(rb"<c(?=[\s/>])(?![^>]*\br=)")
+_GRIDLINES_OFF = re.compile(rb"<sheetView\b[^>]*\bshowGridLines=\"(?:0|false)\"")
+
+
+def _fast_sheet(book, name: str) -> tuple[list[list[Any]], list[dict], bool] | None:
+    """(values, tables, gridlines shown) of a sheet not parsed, as :func:`_parsed_sheet` gives
+    them: values from python-calamine, the extent from the cells and merged ranges of the
+    sheet's XML, tables from its table parts; ``None`` when only openpyxl can say (a formula,
+    an error value, a cell without its reference)."""
+    import zipfile  # noqa: PLC0415
+
+    from lxml import etree  # noqa: PLC0415
+
+    from bianpai.workbooks.package_parts import TABLE_REL_TYPE, _q, _rels, resolve  # noqa
+    part = book.sheet_part(name)
+    got = book.fast_grid(name) if part is not None else None
+    if got is None:
+        return None
+    grid, merged = got
+    with zipfile.ZipFile(book.path) as z:
+        xml = z.read(part)
+        if _CELL_NO_REF.search(xml):
+            return None
+        tables = []
+        for rel in _rels(z, part).values():
+            if rel.get("Type") == TABLE_REL_TYPE:
+                t = etree.fromstring(z.read(resolve(part, rel.get("Target"))))
+                style = t.find(_q("tableStyleInfo"))
+                header = t.get("headerRowCount")
+                tables.append(_table_entry(
+                    t.get("displayName") or t.get("name"), t.get("ref"),
+                    None if header is None else int(header), int(t.get("totalsRowCount") or 0),
+                    style.get("name") if style is not None else "",
+                    t.find(_q("autoFilter")) is not None))
+    from openpyxl.utils import column_index_from_string  # noqa: PLC0415
+    rows = cols = 0
+    for m in _CELL_REF.finditer(xml):
+        rows = max(rows, int(m.group(2)))
+        cols = max(cols, column_index_from_string(m.group(1).decode()))
+    for (r0, c0), (r1, c1) in merged:
+        if (r0, c0) != (r1, c1):  # every cell of the range but the first is made by openpyxl
+            rows, cols = max(rows, r1 + 1), max(cols, c1 + 1)
+    if rows == 0 or (rows == 1 and cols == 1 and not (grid and grid[0] and
+                                                       grid[0][0] is not None)):
+        values: list[list[Any]] = [[]]
+    else:
+        values = [[_payload_value(v) for v in (list(r[:cols]) + [None] * (cols - len(r)))]
+                  for r in grid[:rows]] + [[""] * cols for _ in range(rows - len(grid))]
+    return values, tables, not _GRIDLINES_OFF.search(xml)
 
 
 def _abs(ref: str) -> str:
