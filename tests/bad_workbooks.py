@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESETS = {"gouji": "qingdao-gouji-2015", "otog": "otog-mind-games-2024",
            "fujian": "fujian-elder-mind-games-2024", "cbsa": "cbsa-chinese-eightball-open-2022",

@@ -23,7 +23,7 @@ from pathlib import Path
 from bianpai.addin import commands
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESET = "shenzhen-guandan-pairs-2023"
 GOLDEN = Path(__file__).parent / "data" / "golden" / "shenzhen"

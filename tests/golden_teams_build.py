@@ -22,7 +22,7 @@ import tempfile
 from decimal import Decimal
 from pathlib import Path
 
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESETS = ("fujian-elder-bridge-teams", "otog-bridge-teams")
 GOLDEN = Path(__file__).parent / "data" / "golden"

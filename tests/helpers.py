@@ -50,14 +50,14 @@ def fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
     """Type rows into a sheet the way a user would (no bianpai code): a blank (``None``) leaves
     its cell as it is. Numbers and texts go straight into the sheet's XML part
     (:func:`type_cells`); a row with anything else (a date, a boolean, a formula ``=…``) is
-    typed through openpyxl into that sheet (:func:`tests.lazy_edit.load_workbook`).
+    typed through openpyxl into that sheet (:func:`bianpai.workbooks.lazy_edit.load_workbook`).
     :func:`openpyxl_fill` is the same typing through openpyxl's whole load and save."""
     cells = {(r, c): v for r, row in enumerate(rows, start=start_row)
              for c, v in enumerate(row, start=1) if v is not None}
     if all(_plain(v) for v in cells.values()):
         type_cells(path, sheet, cells)
         return
-    from tests.lazy_edit import load_workbook  # only that sheet parsed and saved
+    from bianpai.workbooks.lazy_edit import load_workbook  # only that sheet parsed and saved
     wb = load_workbook(path)
     ws = wb[sheet]
     for r, row in enumerate(rows, start=start_row):
@@ -183,7 +183,7 @@ def set_setting(path: Path, key: str, value) -> None:
             raise KeyError(key)
         type_cells(path, "规程", {(at, "C"): value})
         return
-    from tests.lazy_edit import load_workbook
+    from bianpai.workbooks.lazy_edit import load_workbook
     wb = load_workbook(path)
     for row in wb["规程"].iter_rows(min_row=2):
         if row[0].value == key:

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
 from tests.helpers import fill, new_event, set_setting, sheet_rows
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ from bianpai.addin.cli import app
 from bianpai.workbooks.backups import stack
 from tests.helpers import fill, four_pairs, new_event, pair_row, sheet_rows
 from tests.shared_state import copy_of
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 runner = CliRunner()
 

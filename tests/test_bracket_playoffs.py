@@ -25,7 +25,7 @@ from tests.helpers import set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 from tests.test_elimination import play
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 GROUP = "跳棋成年组"

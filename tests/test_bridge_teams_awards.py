@@ -17,7 +17,7 @@ from bianpai.engines.bridge import vp
 
 from .test_bridge_teams_cli import (FUJIAN, HOME_BY_3, OTOG, cli, digest, fill_results,
                                     fujian20, new_event, random_imps, sheet_rows)
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 OTOG_MONEY = [2000, 1600, 1200, 1000, 800, 600, 400, 200]
 CAPITAL = {2000: "贰仟元整", 1600: "壹仟陆佰元整", 1200: "壹仟贰佰元整", 1000: "壹仟元整",

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
 from bianpai.engines.bridge import carry_over, vp
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 runner = CliRunner()
 FUJIAN = "fujian-elder-bridge-teams"

@@ -15,7 +15,7 @@ from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from bianpai.workbooks.settings import regulation_from_sheet
 from tests.test_elimination import play
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESET = "cbsa-chinese-eightball-open-2022"
 

@@ -24,7 +24,7 @@ from tests.helpers import set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 from tests.test_core_cbsa import GROUP, small_regulation
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 MAIN = "正赛第一阶段"
 

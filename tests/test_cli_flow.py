@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
 from tests.helpers import fill, four_pairs, new_event, sheet_rows
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 runner = CliRunner()
 

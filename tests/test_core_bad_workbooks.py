@@ -16,7 +16,7 @@ import pytest
 from tests.bad_workbooks import copy_event, mid_event, mutations
 from tests.helpers import digest, set_setting, sheet_rows
 from tests.test_cli_flow import run
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest, type_cells
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESET = "fujian-elder-mind-games-2024"
 P80 = "扑克牌升级（80分）"

@@ -22,7 +22,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESET = "qingdao-gouji-2015"
 

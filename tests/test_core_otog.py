@@ -29,7 +29,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 SWISS = {"中国象棋青少年组": 10, "中国象棋成年组": 10, "国际象棋青少年组": 10, "国际象棋成年组": 10,

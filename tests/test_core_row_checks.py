@@ -18,7 +18,7 @@ from bianpai.workbooks import roster_layouts as RL
 from tests.helpers import digest, fill, four_pairs, new_event, pair_row, sheet_rows
 from tests.shared_state import copy_of
 from tests.test_cli_flow import run
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 
 @pytest.fixture

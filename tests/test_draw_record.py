@@ -19,7 +19,7 @@ from tests.bad_workbooks import _data_rows, _header_col, copy_event
 from tests.helpers import digest, fill, four_pairs, new_event, sheet_rows
 from tests.test_cli_flow import run
 from tests.test_core_bad_workbooks import edit, refused
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 STYLES = ["pairs", "fjbridge", "otbridge"]
 

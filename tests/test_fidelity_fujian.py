@@ -23,7 +23,7 @@ from bianpai.engines.standings import rank
 from bianpai.engines.swiss import SwissEntrant, swiss_pairings
 from bianpai.engines.team_standings import team_standings
 from bianpai.templates.presets_io import load_preset
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 REG = load_preset("fujian-elder-mind-games-2024")
 BRIDGE = load_preset("fujian-elder-bridge-teams")

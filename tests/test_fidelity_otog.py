@@ -20,7 +20,7 @@ from bianpai.engines.prizes import allocate
 from bianpai.engines.round_robin import round_robin_schedule
 from bianpai.engines.swiss_individual import default_rounds
 from bianpai.templates.presets_io import load_preset
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 REG = load_preset("otog-mind-games-2024")
 TEAMS = load_preset("otog-bridge-teams")

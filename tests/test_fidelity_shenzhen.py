@@ -21,7 +21,7 @@ from bianpai.engines.prizes import allocate
 from bianpai.engines.round_robin import round_robin_schedule
 from bianpai.engines.standings import rank
 from bianpai.templates.presets_io import load_preset
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 REG = load_preset("shenzhen-guandan-pairs-2023")
 STAGE = REG.groups[0].stages[0]

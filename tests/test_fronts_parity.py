@@ -28,7 +28,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 from typer.testing import CliRunner
 
 from bianpai.addin.cli import app

@@ -16,7 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 from bianpai.engines.errors import InputError
 from bianpai.workbooks.payload import apply_actions, payload_from_xlsx, remote_book

@@ -7,7 +7,7 @@ import random
 import shutil
 
 import pytest
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 from typer.testing import CliRunner
 
 from bianpai.addin.cli import app

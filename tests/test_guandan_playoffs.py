@@ -21,7 +21,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 GROUP = "扑克掼蛋双人成年组"

@@ -23,7 +23,7 @@ from tests.bad_workbooks import PRESETS, mid_event
 from tests.helpers import decorate_like_excel, sheet_rows as rows
 from tests.test_cli_flow import run
 from tests.test_package_save import load_quietly, members, sheet_part
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 SWISS = "中国象棋成年组"  # otog: 积分编排赛 (swiss_individual)
 #: what Excel 2010+ writes for a list validation whose source is on another sheet

@@ -24,7 +24,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.helpers import digest, set_setting
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 XQ = "中国象棋成年组"

@@ -17,7 +17,7 @@ from bianpai.addin.competition import is_core_regulation
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from tests.golden_build import PRESET, SEED, load_golden
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 B = 6  # boards a round
 

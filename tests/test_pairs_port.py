@@ -151,7 +151,7 @@ def test_core_draws_the_whole_golden_schedule_at_once(tmp_path, on_core):
 CLOSED = ["规程", "报名", "校验", "抽签", "对阵", "成绩", "轮成绩", "罚分", "成绩汇总", "排名", "交叉表", "奖励",
           "_bianpai_settings", "领奖签收表", "证书"]
 from tests.golden_build import PAPER  # noqa: E402  (issue 12's paper, beyond the golden sheets)
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from bianpai.workbooks.pdf_export import export_pdf, soffice
 from bianpai.workbooks.print_setup import TITLE, break_rows
 from tests.test_cli_flow import run
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 PRESET = "otog-mind-games-2024"
 GROUP = "中国象棋成年组"

@@ -5,7 +5,7 @@ from bianpai.templates.presets_io import load_preset, preset_names
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 from bianpai.workbooks.settings import regulation_from_sheet, settings_rows
 from tests.helpers import four_pairs, new_event
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 REGULATIONS = ["shenzhen-guandan-pairs-2023", "qingdao-gouji-2015", "cbsa-chinese-eightball-open-2022",
                "fujian-elder-mind-games-2024", "otog-mind-games-2024"]

@@ -13,7 +13,7 @@ from bianpai.engines.matchpoints import artificial_shares, score_board
 from bianpai.templates.presets_io import load_preset
 from tests.helpers import fill, four_pairs, new_event, sheet_rows
 from tests.test_cli_flow import run
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 
 def test_artificial_shares_follow_the_settings():

@@ -20,7 +20,7 @@ from bianpai.engines.standings import rank
 from bianpai.templates.presets_io import load_preset
 
 from . import golden_teams_build as G
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 FIRST = {"fujian-elder-bridge-teams": "排位赛", "otog-bridge-teams": "积分排位赛"}
 CONS = {"fujian-elder-bridge-teams": "附加积分编排赛", "otog-bridge-teams": "附加积分赛"}

@@ -76,12 +76,12 @@ def _everything(path) -> dict:
 
 
 def test_lazy_load_workbook_saves_what_openpyxl_saves(golden_pairs_book, tmp_path):
-    """tests.lazy_edit.load_workbook (sheets parsed when taken, only those saved): the same
+    """bianpai.workbooks.lazy_edit.load_workbook (sheets parsed when taken, only those saved): the same
     edits through it and through openpyxl's load and save give the same workbook, sheet by
     sheet, value and format by cell; a sheet the test never took is copied byte for byte."""
     import zipfile
 
-    from tests.lazy_edit import load_workbook
+    from bianpai.workbooks.lazy_edit import load_workbook
     lazy, whole = tmp_path / "lazy.xlsx", tmp_path / "whole.xlsx"
     for path, load in ((lazy, load_workbook), (whole, openpyxl.load_workbook)):
         shutil.copyfile(golden_pairs_book, path)
@@ -112,7 +112,7 @@ def test_lazy_load_workbook_saves_what_openpyxl_saves(golden_pairs_book, tmp_pat
 def test_lazy_load_workbook_reads_the_file_as_it_was_loaded(tmp_path):
     """A sheet taken only after a command rewrote the file reads as it was at the load, as
     openpyxl's whole load holds it (a test comparing before with after stays a comparison)."""
-    from tests.lazy_edit import load_workbook
+    from bianpai.workbooks.lazy_edit import load_workbook
     wb = new_event(tmp_path / "e.xlsx")
     four_pairs(wb)
     logged = openpyxl.load_workbook(wb)["日志"].max_row
@@ -121,3 +121,29 @@ def test_lazy_load_workbook_reads_the_file_as_it_was_loaded(tmp_path):
     assert run("draw", wb, "--seed", 5).exit_code == 0
     assert openpyxl.load_workbook(wb)["日志"].max_row > logged
     assert before["日志"].max_row == logged and "抽签" not in before.sheetnames
+
+
+def test_lazy_load_workbook_keeps_the_vba_buttons_of_a_sheet_it_writes(tmp_path):
+    """An .xlsm with its form buttons (legacy VML drawing on 操作), loaded with keep_vba: a cell
+    typed on 操作 saves as openpyxl's keep_vba save does, the buttons' drawing still linked."""
+    import zipfile
+
+    from typer.testing import CliRunner
+
+    from bianpai.addin.cli import app
+    from bianpai.workbooks.lazy_edit import load_workbook
+    src = tmp_path / "m.xlsm"
+    assert CliRunner().invoke(app, ["new", "shenzhen-guandan-pairs-2023", "--macros", "-o",
+                                    str(src)]).exit_code == 0
+    lazy, whole = tmp_path / "lazy.xlsm", tmp_path / "whole.xlsm"
+    for path, load in ((lazy, load_workbook), (whole, openpyxl.load_workbook)):
+        shutil.copyfile(src, path)
+        wb = load(path, keep_vba=True)
+        wb["操作"]["B2"] = 4242
+        wb.save(path)
+    assert _everything(lazy) == _everything(whole)
+    again = openpyxl.load_workbook(lazy, keep_vba=True)
+    assert again["操作"]["B2"].value == 4242 and again["操作"].legacy_drawing
+    with zipfile.ZipFile(lazy) as a, zipfile.ZipFile(src) as b:
+        assert a.read("xl/vbaProject.bin") == b.read("xl/vbaProject.bin")
+        assert a.read(again["操作"].legacy_drawing) == b.read(again["操作"].legacy_drawing)

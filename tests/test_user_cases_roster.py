@@ -10,7 +10,7 @@ import pytest
 
 from bianpai.addin import commands
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 CASES = Path(__file__).parent / "data" / "user-cases" / "cases"
 

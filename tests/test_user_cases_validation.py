@@ -7,7 +7,7 @@ from openpyxl.utils.cell import range_boundaries
 from bianpai.addin import commands
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
-from tests.lazy_edit import load_workbook
+from bianpai.workbooks.lazy_edit import load_workbook
 
 
 def test_cbsa_roster_dropdowns_cover_528_players(tmp_path):

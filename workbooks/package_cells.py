@@ -45,6 +45,10 @@ def _serialise_sheet(ws) -> tuple[bytes, object, "SheetCells"]:
     cells = SheetCells(ws)  # before the writer: its table headers may make cells
     writer = Skeleton(ws, out=io.BytesIO())
     writer.write()
+    if ws.legacy_drawing is not None:  # VBA's form buttons (a keep_vba load): as openpyxl does
+        from openpyxl.packaging.relationship import Relationship
+        writer._rels.append(Relationship(type="vmlDrawing", Id="anysvml",
+                                         Target="/" + ws.legacy_drawing))
     if ws._comments or ws._hyperlinks:
         raise PackageError(f"sheet {ws.title!r} has comments or hyperlinks to write")
     return writer.read(), writer._rels, cells

@@ -20,7 +20,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from openpyxl import load_workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -288,15 +287,18 @@ def apply_actions(path_in: str | os.PathLike, actions: list[dict],
     Does what the xlwings client would do in Excel for the actions bianpai emits: sheets are
     added/deleted/cleared, ``setValues`` stores values (a leading apostrophe makes text with a
     quote prefix, ISO date strings become dates), formats, widths, freeze panes, dropdowns,
-    tables and visibility are set. Autofit, selection and save are ignored. Returns the alert
-    messages. Raises ``NotImplementedError`` on an action it does not know.
+    tables and visibility are set. Autofit, selection and save are ignored. Only the sheets the
+    actions touch are parsed and written (:func:`bianpai.workbooks.lazy_edit.load_workbook`).
+    Returns the alert messages. Raises ``NotImplementedError`` on an action it does not know.
     """
+    from bianpai.workbooks.lazy_edit import load_workbook  # noqa: PLC0415
     path_in = Path(path_in)
     wb = load_workbook(path_in, keep_vba=path_in.suffix.lower() == ".xlsm")
     alerts: list[str] = []
 
-    def sheet(action):
-        return wb.worksheets[action["sheet_position"]]
+    def sheet(action):  # taken (parsed) by its title: only the sheets the actions touch
+        tabs = [s for s in wb._sheets if hasattr(s, "iter_rows")]  # worksheets, not charts
+        return wb[tabs[action["sheet_position"]].title]
 
     for action in actions:
         func, args = action["func"], action.get("args") or []

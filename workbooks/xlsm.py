@@ -247,14 +247,15 @@ def build_xlsm(source: Callable | str | os.PathLike | None, out_path: str | os.P
         dst = load_workbook(shell, keep_vba=True)
         src = load_workbook(source)
         conf = dst[CONF_SHEET]
+        memo: dict = {}  # src format -> dst style, across the sheets (one pair of workbooks)
         for ws in src.worksheets:
             if ws.title == OPS_SHEET:
-                _copy_cells(ws, dst[OPS_SHEET])
+                _copy_cells(ws, dst[OPS_SHEET], memo)
                 continue
             if ws.title == CONF_SHEET:
                 continue
             target = dst.create_sheet(ws.title, index=dst.sheetnames.index(CONF_SHEET))
-            copy_worksheet(ws, target)
+            copy_worksheet(ws, target, memo)
         for name, dn in src.defined_names.items():
             if name not in dst.defined_names:
                 dst.defined_names[name] = copy.copy(dn)
@@ -266,33 +267,47 @@ def build_xlsm(source: Callable | str | os.PathLike | None, out_path: str | os.P
     return out_path
 
 
-def _copy_cells(src, dst) -> None:
+def _copy_cells(src, dst, memo: dict | None = None) -> None:
+    """Copy the cells of ``src`` into ``dst`` (another workbook's sheet) with their formats.
+    A format is copied attribute by attribute the first time it is met; the cells that share
+    it take the resulting style of the first (the same style tables either way: openpyxl's
+    setters are most of a copy's time). ``memo``: shared by the sheets of one copy."""
+    from openpyxl.styles.cell_style import StyleArray  # noqa: PLC0415
+    memo = {} if memo is None else memo
     for row in src.iter_rows():
         for c in row:
             if c.value is None and not c.has_style:
                 continue
             d = dst.cell(row=c.row, column=c.column, value=c.value)
             if c.has_style:
-                d.font = copy.copy(c.font)
-                d.fill = copy.copy(c.fill)
-                d.border = copy.copy(c.border)
-                d.alignment = copy.copy(c.alignment)
-                d.number_format = c.number_format
-                d.protection = copy.copy(c.protection)
-                d.quotePrefix = c.quotePrefix
+                key = tuple(c._style)
+                done = memo.get(key)
+                if done is not None and not d.has_style:
+                    d._style = StyleArray(done)
+                else:
+                    fresh = not d.has_style
+                    d.font = copy.copy(c.font)
+                    d.fill = copy.copy(c.fill)
+                    d.border = copy.copy(c.border)
+                    d.alignment = copy.copy(c.alignment)
+                    d.number_format = c.number_format
+                    d.protection = copy.copy(c.protection)
+                    d.quotePrefix = c.quotePrefix
+                    if fresh:
+                        memo[key] = copy.copy(d._style)
             if c.hyperlink:
                 d.hyperlink = copy.copy(c.hyperlink)
             if c.comment:
                 d.comment = copy.copy(c.comment)
 
 
-def copy_worksheet(src, dst) -> None:
+def copy_worksheet(src, dst, memo: dict | None = None) -> None:
     """Copy an openpyxl worksheet into another workbook's sheet: cells and styles, merged
     cells, column widths, row heights, freeze panes, data validations, conditional formats,
-    tables, auto filter, print setup and visibility."""
+    tables, auto filter, print setup and visibility. ``memo``: see :func:`_copy_cells`."""
     from openpyxl.worksheet.table import Table  # noqa: PLC0415
 
-    _copy_cells(src, dst)
+    _copy_cells(src, dst, memo)
     for rng in src.merged_cells.ranges:
         dst.merge_cells(str(rng))
     for key, dim in src.column_dimensions.items():

@@ -1,20 +1,21 @@
-"""``openpyxl.load_workbook`` for tests that type into a workbook, at the cost of the sheets
-they touch: :func:`load_workbook`.
+"""``openpyxl.load_workbook`` at the cost of the sheets one touches: :func:`load_workbook`.
 
-A test that types a few cells used to load every sheet with openpyxl and save them all again
-(0.3–0.8 s on a mid-event workbook; a third of the suite's time went there). The workbook
-returned here is openpyxl's own :class:`~openpyxl.workbook.workbook.Workbook`, read by
+For code that edits a closed workbook through openpyxl's own objects (the tests typing into a
+workbook; :func:`bianpai.workbooks.payload.apply_actions` replaying what an xlwings client does).
+Loading every sheet with openpyxl and saving them all again cost 0.3–0.8 s on a mid-event
+workbook (a third of the test suite's time once). The workbook returned here is openpyxl's own
+:class:`~openpyxl.workbook.workbook.Workbook`, read by
 :class:`bianpai.workbooks.lazy_book.LazyBook`: a sheet is parsed by openpyxl's reader the first
-time the test takes it (``wb[name]``, ``wb.active``, ``wb.worksheets``, iteration), so what the
-test sees and edits is exactly what ``load_workbook`` gives. ``save`` writes the sheets the
-test took (and the sheets it made) with openpyxl's serialisation into a copy of the original
-package (:func:`bianpai.workbooks.package.save_package`); every other part is copied as it was.
-The package is the file's bytes at load time, as openpyxl's load holds them: a sheet taken after
-a command rewrote the file reads as it was when loaded.
-Whatever that path cannot write (a comment, an image or VBA's buttons on a taken sheet, a changed defined
-name or document property, another active sheet) falls back to openpyxl's whole-workbook save, so the file saved
-always holds what openpyxl's save would write in every sheet the test could have changed.
-Pinned to openpyxl by ``tests/test_test_helpers.py``.
+time it is taken (``wb[name]``, ``wb.active``, ``wb.worksheets``, iteration), so what is seen and
+edited is exactly what ``load_workbook`` gives. ``save`` writes the sheets taken (and the sheets
+made) with openpyxl's serialisation into a copy of the original package
+(:func:`bianpai.workbooks.package.save_package`); every other part is copied as it was. The
+package is the file's bytes at load time, as openpyxl's load holds them: a sheet taken after the
+file was rewritten reads as it was when loaded. Whatever that path cannot write (a comment or an
+image on a taken sheet, a formula, a changed defined name or document property, another active
+sheet) falls back to openpyxl's whole-workbook save, so the file saved always holds what
+openpyxl's save would write in every sheet that could have changed. Pinned to openpyxl by
+``tests/test_test_helpers.py``.
 """
 
 from __future__ import annotations
@@ -115,8 +116,7 @@ class _EditBook(Workbook):
                              if any(ws is s for s in self._sheets)]
         changes.deleted = {t for t in self._bp_original if t not in titles}
         if (_names(self) == self._bp_names and _props(self) == self._bp_props
-                and self._active_sheet_index == self._bp_active
-                and not any(getattr(ws, "legacy_drawing", None) for ws in self._bp_taken)):
+                and self._active_sheet_index == self._bp_active):
             buf = io.BytesIO()
             try:
                 package.save_package(self._bp_path, self, changes, buf)
