@@ -320,6 +320,38 @@ def test_a_sheet_made_in_the_save_that_deletes_another_is_written(tmp_path):
     libreoffice_opens(wb, tmp_path)
 
 
+def test_kept_parts_are_copied_as_stored(tmp_path):
+    """The parts a command does not write are copied as the file stores them (the compressed
+    bytes, not decompressed and compressed again); the written zip checks clean and reads back
+    the same content; a part the raw copy cannot take (stored by another tool with a data
+    descriptor) is still copied whole."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    # as some zip tools write: sizes after the data (a data descriptor), an extra field
+    with zipfile.ZipFile(wb) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    with open(wb, "wb") as fh:
+        with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as z:
+            for n, data in parts.items():
+                with z.open(zipfile.ZipInfo(n, (2024, 1, 1, 0, 0, 0)), "w") as out:
+                    out.write(data)  # written through a stream: flag bit 3, a data descriptor
+    before = members(wb)
+    with zipfile.ZipFile(wb) as z:
+        stored = {i.filename: package._raw_member(z, i) for i in z.infolist()}
+    assert all(v is not None for v in stored.values())
+    assert run("check", wb).exit_code == 0
+    with zipfile.ZipFile(wb) as z:
+        assert z.testzip() is None
+        after = {i.filename: package._raw_member(z, i) for i in z.infolist()}
+    now = members(wb)
+    kept = [n for n in before if n.startswith(("xl/worksheets/", "docProps/")) and
+            now.get(n) == before[n]]  # the sheets check does not write, the document parts
+    assert sheet_part(wb, "报名") in kept and len(kept) >= 10
+    assert all(after[n] == stored[n] for n in kept)  # the same compressed bytes
+    assert load_quietly(wb)["报名"]["C2"].value == "甲1"
+    libreoffice_opens(wb, tmp_path)
+
+
 def test_undo_of_a_folder_or_a_removed_workbook(tmp_path):
     d = tmp_path / "dir.xlsx"
     d.mkdir()

@@ -338,5 +338,51 @@ def save_package(src, wb, changes: Changes, dest) -> None:
 
 
 def _copy_raw(zin: zipfile.ZipFile, info: zipfile.ZipInfo, zout: zipfile.ZipFile) -> None:
-    """Copy one member unchanged (its bytes as stored)."""
-    zout.writestr(info, zin.read(info), compress_type=info.compress_type)
+    """Copy one member unchanged: its bytes as stored (compressed), not decompressed and
+    compressed again, which was a tenth of a save. A member the raw copy cannot take as it is
+    (encrypted, a local header that does not match the directory, a damaged archive) is
+    decompressed and written again instead."""
+    raw = _raw_member(zin, info)
+    if raw is None:
+        zout.writestr(info, zin.read(info), compress_type=info.compress_type)
+        return
+    zi = zipfile.ZipInfo(info.filename, info.date_time)
+    for attr in ("compress_type", "comment", "extra", "create_system", "create_version",
+                 "extract_version", "external_attr", "internal_attr", "CRC", "compress_size",
+                 "file_size"):
+        setattr(zi, attr, getattr(info, attr))
+    zi.flag_bits = info.flag_bits & ~0x08  # sizes in the local header, no data descriptor
+    zi.extra = b""  # a zip64 extra is written again by FileHeader when the sizes need it
+    with zout._lock:
+        zi.header_offset = zout.fp.tell()
+        zout._writecheck(zi)
+        zout._didModify = True
+        zout.fp.write(zi.FileHeader())
+        zout.fp.write(raw)
+        zout.start_dir = zout.fp.tell()
+        zout.filelist.append(zi)
+        zout.NameToInfo[zi.filename] = zi
+
+
+def _raw_member(zin: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
+    """The stored (compressed) bytes of member ``info``, or ``None`` when they cannot be taken
+    as they are."""
+    import struct  # noqa: PLC0415
+    if info.flag_bits & 0x01 or info.compress_type not in (zipfile.ZIP_STORED,
+                                                           zipfile.ZIP_DEFLATED):
+        return None
+    try:
+        fp = zin.fp
+        fp.seek(info.header_offset)
+        head = fp.read(zipfile.sizeFileHeader)
+        if len(head) != zipfile.sizeFileHeader or head[:4] != zipfile.stringFileHeader:
+            return None
+        fh = struct.unpack(zipfile.structFileHeader, head)
+        name = fp.read(fh[zipfile._FH_FILENAME_LENGTH])
+        if name.decode("utf-8" if info.flag_bits & 0x800 else "cp437") != info.orig_filename:
+            return None
+        fp.seek(fh[zipfile._FH_EXTRA_FIELD_LENGTH], 1)
+        raw = fp.read(info.compress_size)
+    except (OSError, struct.error, UnicodeDecodeError, AttributeError):
+        return None
+    return raw if len(raw) == info.compress_size else None
