@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 # the pieces, one concept a module; their names stay importable from here
-from bianpai.workbooks.package_cells import (_col_index, _Collector, _grow_tables,  # noqa: F401
-                                             _patch_cells, _rename_ns, _serialise_sheet)
+from bianpai.workbooks.package_cells import (_col_index, _grow_tables,  # noqa: F401
+                                             _patch_cells, _serialise_sheet)
 from bianpai.workbooks.package_cells import sheet_xml as _sheet_part
 from bianpai.workbooks.package_parts import (BUILTIN_NAMES, CALC_CHAIN_TYPE, CT,  # noqa: F401
                                              MAIN, PKG_REL, REL, TABLE_CT, TABLE_REL_TYPE, WS_CT,

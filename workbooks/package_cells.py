@@ -4,22 +4,16 @@ of :mod:`bianpai.workbooks.package`."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 import zipfile
 
 from lxml import etree
 
-from bianpai.workbooks.package_parts import (TABLE_REL_TYPE, PackageError, _q, _rels, _xml,
+from bianpai.workbooks.package_parts import (MAIN, TABLE_REL_TYPE, PackageError, _q, _rels, _xml,
                                              resolve)
 from bianpai.workbooks.package_styles import StyleMerger
-
-class _Collector:
-    def __init__(self):
-        self.items = []
-
-    def write(self, el):
-        self.items.append(el)
 
 
 def _serialise_sheet(ws) -> tuple[bytes, object, "SheetCells"]:
@@ -105,7 +99,6 @@ class SheetCells:
     def xml(self, xf) -> str:
         """The ``<sheetData>`` element; ``xf`` maps an openpyxl cell-format index to its index
         in the saved stylesheet."""
-        from openpyxl.utils.datetime import to_excel, to_ISO8601
         out = ["<sheetData>"]
         add = out.append
         letters = self.letters
@@ -125,33 +118,39 @@ class SheetCells:
                     if s is None:
                         s = xfs[sid] = str(xf(sid))
                     head += f' s="{s}"'
-                if t == "s":
-                    if v is None or v == "":
-                        add(head + ' t="inlineStr"/>')
-                    elif v != v.strip():
-                        add(f'{head} t="inlineStr"><is><t xml:space="preserve">'
-                            f'{v.translate(_ESCAPE)}</t></is></c>')
-                    else:
-                        add(f'{head} t="inlineStr"><is><t>{v.translate(_ESCAPE)}</t></is></c>')
-                    continue
-                if t == "inlineStr" and v is None:  # read back from an empty inline string
-                    add(head + ' t="inlineStr"/>')
-                    continue
-                if t == "d":
-                    if self.iso_dates:
-                        v = to_ISO8601(v)
-                    else:
-                        t = "n"
-                        v = to_excel(v, self.epoch)
-                elif t not in ("n", "b", "e"):
-                    raise PackageError(f"sheet {self.title!r}: a cell of type {t!r} to write")
-                if v is None or v == "":
-                    add(f'{head} t="{t}"/>')
-                    continue
-                add(f'{head} t="{t}"><v>{_text(v)}</v></c>')
+                add(_cell_text(head, t, v, self.iso_dates, self.epoch, self.title))
             add("</row>")
         add("</sheetData>")
         return "".join(out)
+
+
+def _cell_text(head: str, t: str, v, iso_dates: bool, epoch, title: str) -> str:
+    """One cell's XML as openpyxl's writer puts it: ``head`` is ``<c r=".." [s=".."]``, ``t``
+    the cell's ``data_type``, ``v`` its value. Raises :class:`PackageError` for a type bianpai
+    never writes (a formula)."""
+    if t == "s":
+        if v is None or v == "":
+            return head + ' t="inlineStr"/>'
+        if v != v.strip():
+            return (f'{head} t="inlineStr"><is><t xml:space="preserve">'
+                    f'{v.translate(_ESCAPE)}</t></is></c>')
+        return f'{head} t="inlineStr"><is><t>{v.translate(_ESCAPE)}</t></is></c>'
+    if t == "inlineStr" and v is None:  # read back from an empty inline string
+        return head + ' t="inlineStr"/>'
+    if t == "d":
+        from openpyxl.utils.datetime import to_excel, to_ISO8601
+        if getattr(v, "tzinfo", None) is not None:
+            raise PackageError(f"sheet {title!r}: a date with a time zone to write")
+        if iso_dates and not isinstance(v, dt.timedelta):
+            v = to_ISO8601(v)
+        else:
+            t = "n"
+            v = to_excel(v, epoch)
+    elif t not in ("n", "b", "e"):
+        raise PackageError(f"sheet {title!r}: a cell of type {t!r} to write")
+    if v is None or v == "":
+        return f'{head} t="{t}"/>'
+    return f'{head} t="{t}"><v>{_text(v)}</v></c>'
 
 
 def _text(v) -> str:
@@ -197,9 +196,11 @@ def _insert_in_order(parent, by_index: dict[int, object], index: int, element) -
 
 def _patch_cells(data: bytes, ws, cells: dict[tuple[int, int], bool], merger: StyleMerger
                  ) -> bytes:
-    """Write the in-memory values of ``cells`` of ``ws`` into its original sheet XML."""
-    from openpyxl.cell._writer import etree_write_cell
+    """Write the in-memory values of ``cells`` of ``ws`` into its original sheet XML (each
+    cell written as openpyxl's writer writes it, :func:`_cell_text`; a row's cells parsed at
+    once)."""
     from openpyxl.utils import get_column_letter
+    wb = ws.parent
     root = etree.fromstring(data)
     sd = root.find(_q("sheetData"))
     rows: dict[int, object] = {}
@@ -224,20 +225,20 @@ def _patch_cells(data: bytes, ws, cells: dict[tuple[int, int], bool], merger: St
             col = _col_index(ce.get("r")) if ce.get("r") else col + 1
             ce.set("r", f"{get_column_letter(col)}{r}")
             existing[col] = ce
+        heads = []
         for c in cols:
             cell = ws.cell(row=r, column=c)
-            sink = _Collector()
-            etree_write_cell(sink, ws, cell, cell.has_style)
-            new = sink.items[0]
-            new = etree.fromstring(etree.tostring(new))  # an lxml element whatever openpyxl used
-            _rename_ns(new)
             old = existing.get(c)
             if cells[(r, c)]:  # the cell's format did not change: keep the original index
-                new.attrib.pop("s", None)
-                if old is not None and old.get("s") is not None:
-                    new.set("s", old.get("s"))
-            elif new.get("s") is not None:
-                new.set("s", str(merger.xf(int(new.get("s")))))
+                s = old.get("s") if old is not None else None
+            else:
+                s = str(merger.xf(cell.style_id)) if cell.has_style else None
+            head = f'<c r="{get_column_letter(c)}{r}"' + ("" if s is None else f' s="{s}"')
+            heads.append(_cell_text(head, cell.data_type, cell._value, wb.iso_dates, wb.epoch,
+                                    ws.title))
+        made = etree.fromstring(f'<row xmlns="{MAIN}">{"".join(heads)}</row>')
+        for c, new in zip(cols, list(made)):
+            old = existing.get(c)
             if old is not None:
                 old.addprevious(new)
                 row.remove(old)
@@ -256,13 +257,6 @@ def _patch_cells(data: bytes, ws, cells: dict[tuple[int, int], bool], merger: St
         r2 = max(r2 or 1, max(r for r, _ in cells))
         dim.set("ref", f"{get_column_letter(c1 or 1)}{r1 or 1}:{get_column_letter(c2)}{r2}")
     return _xml(root)
-
-
-def _rename_ns(el) -> None:
-    """Put an element built without a namespace into the spreadsheet namespace."""
-    for e in el.iter():
-        if isinstance(e.tag, str) and not e.tag.startswith("{"):
-            e.tag = _q(e.tag)
 
 
 def _grow_tables(z: zipfile.ZipFile, part: str, ws, out: dict[str, bytes]) -> None:
