@@ -352,6 +352,53 @@ def test_kept_parts_are_copied_as_stored(tmp_path):
     libreoffice_opens(wb, tmp_path)
 
 
+def test_rows_appended_below_a_kept_sheet_leave_it_unparsed(tmp_path):
+    """Rows appended below every row of a kept sheet (日志 after a button, a draw's new 成绩
+    rows) are held without parsing the sheet, read back at once, and saved exactly as when the
+    sheet is parsed first (values, types, formats: a date gets its date format); rows that
+    overlap the sheet, and a sheet with an Excel table (报名), take the parse; a sheet parsed
+    after rows were held gets them."""
+    import datetime as dt
+
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    assert run("draw", wb, "--seed", 5).exit_code == 0
+    rows = [[dt.datetime(2026, 12, 3, 9, 30), "check", "", "", "=不是公式", 3.0, True],
+            [None, "draw", 7, "x" * 3, None, 2.5]]
+    saved = {}
+    for how in ("held", "parsed"):
+        path = tmp_path / f"{how}.xlsx"
+        shutil.copyfile(wb, path)
+        port = OpenpyxlPort(path, command="test")
+        n = len(port.read_values("日志"))
+        if how == "parsed":
+            port._sheet("日志")
+        port.append_rows("日志", rows, start_row=n + 1)
+        assert ("日志" in port._book._pending) is (how == "held")
+        got = port.read_values("日志")
+        assert got[n][:2] == [dt.datetime(2026, 12, 3, 9, 30), "check"] and got[n + 1][5] == 2.5
+        assert got[n][4] == "=不是公式" and got[n][3] is None  # "" reads back empty
+        port.append_rows("报名", [["男子双人赛", None, "新"]], start_row=7)  # has a table
+        assert "报名" not in port._book._pending
+        port.save()
+        saved[how] = path
+    book = {k: openpyxl.load_workbook(p) for k, p in saved.items()}
+    for sheet in ("日志", "报名"):
+        a, b = book["held"][sheet], book["parsed"][sheet]
+        assert [[(c.value, c.number_format, c.data_type) for c in r] for r in a.iter_rows()] == \
+            [[(c.value, c.number_format, c.data_type) for c in r] for r in b.iter_rows()], sheet
+    assert book["held"]["日志"].cell(n + 1, 1).is_date
+    # held, then the sheet is parsed (another reader needs its cells): the rows are there
+    port = OpenpyxlPort(saved["held"], command="test")
+    m = len(port.read_values("日志"))
+    port.append_rows("日志", [["再一行"]], start_row=m + 1)
+    port.append_rows("日志", [["覆盖"]], start_row=2)  # overlaps the sheet: parsed now
+    assert "日志" not in port._book._pending
+    got = port.read_values("日志")
+    assert got[m][0] == "再一行" and got[1][0] == "覆盖"
+
+
 def test_undo_of_a_folder_or_a_removed_workbook(tmp_path):
     d = tmp_path / "dir.xlsx"
     d.mkdir()

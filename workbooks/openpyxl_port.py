@@ -38,6 +38,7 @@ from bianpai.workbooks.port import Grid, SheetFormat  # noqa: F401
 # the pieces, one concept a module; their names stay importable from here
 from bianpai.workbooks.file_lock import (TEMP_SUFFIX, FileLock, _write_target,  # noqa: F401
                                          remove_stale_temps)
+from bianpai.workbooks.kept_appends import KeptAppends
 from bianpai.workbooks.lazy_book import LazyBook
 from bianpai.workbooks.sheet_writing import (FORMULA_START, _apply_format,  # noqa: F401
                                              _cell_value, _fill, _set, _style_of)
@@ -117,13 +118,20 @@ class OpenpyxlPort:
         self._derived: dict[str, dict] = {}
         #: sheet → (values, format) written but not yet made into cells (see _materialize)
         self._deferred: dict[str, tuple] = {}
+        #: rows appended below kept sheets never parsed (patched into their XML on save)
+        self._kept = KeptAppends(self.wb, self._book)
 
     def _sheet(self, name: str):
         """The worksheet ``name``, parsed on first use (its written cells made now when their
         writing was deferred)."""
         if name in self._deferred:
             self._materialize(name)
-        return self._book.sheet(name) if self._book is not None else self.wb[name]
+        if self._book is None:
+            return self.wb[name]
+        ws = self._book.sheet(name)
+        for rows, start_row in self._kept.release(name):  # held unparsed until now
+            self._append_cells(name, ws, rows, start_row)
+        return ws
 
     def _materialize(self, name: str) -> None:
         """Make the openpyxl cells of a sheet :meth:`write_sheet` wrote (deferred until the
@@ -189,6 +197,8 @@ class OpenpyxlPort:
         # a sheet this command has not touched: its values straight from the file (calamine),
         # leaving the openpyxl parse to a sheet the command writes into
         rows = self._book.fast_values(sheet) if self._book is not None else None
+        if rows is not None and sheet in self._kept.scratch:  # rows appended, held unparsed
+            rows = self._kept.overlay(sheet, rows)
         if rows is None and sheet in self._deferred:
             rows = self._deferred_values(sheet)
         if rows is None:
@@ -268,6 +278,7 @@ class OpenpyxlPort:
     def write_sheet(self, sheet: str, values: Grid, fmt: SheetFormat | None = None, *,
                     position: int | None = None) -> None:
         self._forget(sheet)
+        self._kept.forget(sheet)
         self._deferred.pop(sheet, None)
         if sheet in self.wb.sheetnames:
             position = self.wb.sheetnames.index(sheet)
@@ -287,6 +298,9 @@ class OpenpyxlPort:
         if sheet in self._deferred:  # written by this port, not made yet: made with it
             self._deferred[sheet][2].append(([list(r) for r in rows], start_row))
             return
+        if sheet not in self._changes.rewritten and self._kept.take(
+                sheet, rows, start_row, self._changes.appended.setdefault(sheet, {})):
+            return  # below every row the sheet holds: it need not be parsed
         self._append_cells(sheet, self._sheet(sheet), rows, start_row)
 
     def _append_cells(self, sheet: str, ws, rows: Grid, start_row: int) -> None:
@@ -308,6 +322,7 @@ class OpenpyxlPort:
 
     def delete_sheet(self, sheet: str) -> None:
         self._forget(sheet)
+        self._kept.forget(sheet)
         self._deferred.pop(sheet, None)
         if sheet in self.wb.sheetnames:
             self.wb.remove(self.wb[sheet])
@@ -355,9 +370,12 @@ class OpenpyxlPort:
         try:
             if use_package:
                 try:
+                    self._changes.cells_of = dict(self._kept.scratch)
                     package.save_package(self.path, self.wb, self._changes, tmp)
                 except package.PackageError:
                     self._refuse_dropped()
+                    for name in list(self._kept.scratch):  # into the parsed sheets first
+                        self._sheet(name)
                     self._book.load_all()
                     self.wb.save(tmp)
                 except (KeyError, ValueError, StopIteration, zipfile.BadZipFile,

@@ -58,6 +58,14 @@ class Changes:
     # kept sheets with cells written: {sheet: {(row, col): keep_original_style}}
     appended: dict[str, dict[tuple[int, int], bool]] = field(default_factory=dict)
     properties: bool = False  # custom document properties written (package_props)
+    # the worksheet holding a kept sheet's appended cells when it is not the workbook's own
+    # (a sheet never parsed: bianpai.workbooks.kept_appends)
+    cells_of: dict[str, object] = field(default_factory=dict)
+
+    def cells(self, wb, title: str):
+        """The worksheet whose cells ``appended[title]`` names."""
+        ws = self.cells_of.get(title)
+        return wb[title] if ws is None else ws
 
     def __bool__(self) -> bool:
         return bool(self.rewritten or self.deleted or self.appended or self.properties)
@@ -147,7 +155,7 @@ def save_package(src, wb, changes: Changes, dest) -> None:
         # appended cells: their style ids are taken now so that the stylesheet holds them
         for t, cells in changes.appended.items():
             if t in final and t not in rewritten and t in part_by_title:
-                ws = wb[t]
+                ws = changes.cells(wb, t)
                 for (r, c), keep in cells.items():
                     if not keep and ws.cell(row=r, column=c).has_style:
                         ws.cell(row=r, column=c).style_id  # noqa: B018
@@ -231,8 +239,9 @@ def save_package(src, wb, changes: Changes, dest) -> None:
         for t, cells in changes.appended.items():
             if t in final and t not in rewritten and t in part_by_title and cells:
                 part = part_by_title[t]
-                out[part] = _patch_cells(z.read(part), wb[t], cells, merger)
-                _grow_tables(z, part, wb[t], out)
+                ws = changes.cells(wb, t)
+                out[part] = _patch_cells(z.read(part), ws, cells, merger)
+                _grow_tables(z, part, ws, out)
 
         # workbook.xml: sheets, defined names, views, calculation
         for t in deleted:
