@@ -6,6 +6,7 @@ parse, pinned to openpyxl's values by ``tests/test_fast_values.py``)."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import re
 import warnings
 import zipfile
@@ -55,6 +56,14 @@ class LazyBook:
             warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
             self._reader.read()
         self.wb = self._reader.wb
+        vba = self.wb.vba_archive
+        if vba is not None and vba.mode == "a":
+            # openpyxl copies the VBA parts into a zip it leaves open for appending; closed now
+            # and read back, it is only read from (by a whole save), and the garbage collector
+            # can no longer finish it after its buffer ("I/O operation on closed file")
+            fp = vba.fp
+            vba.close()
+            self.wb.vba_archive = zipfile.ZipFile(io.BytesIO(fp.getvalue()))
 
     def sheet(self, name: str):
         """The worksheet ``name``, parsed now if it was not yet."""
