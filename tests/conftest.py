@@ -109,22 +109,22 @@ __all__ = ["copy_of"]
 #: a worker picked up ends: the long ones are sent out first and the many short ones fill the
 #: gaps (addopts ``--no-loadscope-reorder`` keeps this order instead of xdist's
 #: most-tests-first). A file not listed runs after these, in the usual order.
-LONGEST_FIRST = [  # CPU seconds in the run of 2026-12-02 17:28 (loaded machine)
-    "test_bridge_teams_awards.py",  # 80
-    "test_core_fujian.py",          # 56
-    "test_fronts_parity.py",        # 44
-    "test_bridge_teams_cli.py",     # 43
-    "test_core_gouji.py",           # 38
-    "test_issue12_core.py",         # 33
-    "test_teams_golden.py",         # 25: builds the bridge team golden flows test_teams_port reads
-    "test_cli_flow.py", "test_core_row_checks.py", "test_bad_input.py",  # 23 each
-    "test_pairs_golden.py",         # 6: builds the pairs golden flow test_pairs_port reads
-    "test_pairs_port.py", "test_core_otog.py",  # 21 each
-    "test_cbsa_replacement.py", "test_core_bad_workbooks.py", "test_core_cbsa.py",  # 12–14
-    "test_cards_playoff.py", "test_fronts_xlsm.py", "test_teams_core.py",  # 10–11
-    "test_package_save.py", "test_late_entries.py", "test_fronts_status.py",  # 8–9
-    "test_bracket_playoffs.py", "test_awards_flow.py", "test_paper.py", "test_pairs_core_flow.py",
-    "test_guandan_playoffs.py", "test_settings_read.py", "test_user_walkthrough.py",  # 6–8
+LONGEST_FIRST = [  # seconds in the run of 2026-12-03 12:48 (--durations=0, summed per file)
+    "test_bridge_teams_awards.py",  # 37
+    "test_cli_flow.py",             # 25: the whole demo through LibreOffice (16)
+    "test_fronts_parity.py",        # 25
+    "test_core_fujian.py", "test_bridge_teams_cli.py",  # 15 each
+    "test_fronts_status.py", "test_core_gouji.py",      # 13 each
+    "test_package_save.py", "test_issue12_core.py",     # 11 each
+    "test_teams_golden.py",         # 7: builds the bridge team golden flows test_teams_port reads
+    "test_pairs_golden.py",         # 3: builds the pairs golden flow test_pairs_port reads
+    "test_pairs_port.py", "test_paper.py", "test_core_otog.py",  # 9–10
+    "test_bad_input.py", "test_test_helpers.py", "test_draw_record.py",  # 7–8
+    "test_fronts_xlsm.py", "test_teams_core.py", "test_cbsa_replacement.py",  # 5–7
+    "test_core_row_checks.py", "test_core_cbsa.py", "test_core_bad_workbooks.py",  # 4–5
+    "test_bracket_playoffs.py", "test_user_walkthrough.py", "test_cards_playoff.py",  # 3–4
+    "test_settings_read.py", "test_startup.py", "test_late_entries.py",  # ~3
+    "test_pairs_core_flow.py",
 ]
 
 
