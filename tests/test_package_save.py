@@ -457,3 +457,22 @@ def test_excel_bookkeeping_parts_stay_consistent(tmp_path):
     for d in local:  # every sheet-local name sits on the sheet it names
         title = book.sheetnames[int(d.get("localSheetId"))]
         assert d.text.startswith(package._quote(title) + "!"), (d.text, title)
+
+
+def test_where_rows_can_be_held_below_a_sheet():
+    """The last row of a sheet's XML, read without parsing it, whatever prefix the writer gave
+    the namespace; a sheet whose table or merged cells the rows would touch, or a row without
+    its number, is parsed instead (None)."""
+    from bianpai.workbooks.kept_appends import _last_row
+    plain = b'<worksheet><sheetData><row r="1"><c r="A1"/></row><row r="4" ht="20"/>' \
+            b'</sheetData></worksheet>'
+    assert _last_row(plain) == 4
+    assert _last_row(plain.replace(b"<row", b"<x:row").replace(b"</row", b"</x:row")
+                     .replace(b"<c ", b"<x:c ")) == 4
+    assert _last_row(b'<worksheet><sheetData><row><c r="B7"/></row></sheetData></worksheet>') \
+        is None
+    assert _last_row(b'<worksheet><sheetData/><x:mergeCells><x:mergeCell ref="A1:B1"/>'
+                     b'</x:mergeCells></worksheet>') is None
+    assert _last_row(b'<worksheet><sheetData/><tableParts count="1"><tablePart r:id="rId1"/>'
+                     b'</tableParts></worksheet>') is None
+    assert _last_row(b"<worksheet><sheetData/></worksheet>") == 0

@@ -17,9 +17,10 @@ import re
 
 from bianpai.workbooks.sheet_writing import _set, _style_of
 
-_ROW_NUMBER = re.compile(rb'<row\b[^>]*?\br="(\d+)"')
-_ROW_WITHOUT_NUMBER = re.compile(rb"<row(?=[\s/>])(?![^>]*\br=)")
-_CELL_ROW = re.compile(rb'<c\b[^>]*?\br="[A-Z]+(\d+)"')
+# (a tool may write the spreadsheet namespace with a prefix: <x:row>, <x:c>)
+_ROW_NUMBER = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
+_ROW_WITHOUT_NUMBER = re.compile(rb"<(?:\w+:)?row(?=[\s/>])(?![^>]*\br=)")
+_CELL_ROW = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="[A-Z]+(\d+)"')
 
 
 class KeptAppends:
@@ -96,7 +97,7 @@ def _last_row(xml: bytes) -> int | None:
     """The last row number the sheet XML holds (0: none), or ``None`` when rows cannot be
     appended below it unparsed (an Excel table to grow, merged cells, a row without its
     number)."""
-    if b"<tablePart" in xml or b"<mergeCell" in xml or _ROW_WITHOUT_NUMBER.search(xml):
+    if b"tablePart" in xml or b"mergeCell" in xml or _ROW_WITHOUT_NUMBER.search(xml):
         return None
     last = 0
     for m in _ROW_NUMBER.finditer(xml):
