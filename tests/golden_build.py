@@ -38,18 +38,13 @@ def _pair(group, n1, n2, g1, g2, k):
 def _fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
     """Type ``rows`` from ``start_row``; ``None`` clears the cell. Numbers and texts straight
     into the sheet's XML (tests.helpers.type_cells), anything else (dates) through openpyxl."""
-    from tests.helpers import _plain, type_cells
+    from tests.helpers import _plain, type_cells, type_through
     cells = {(r, c): v for r, row in enumerate(rows, start=start_row)
              for c, v in enumerate(row, start=1)}
     if all(v is None or _plain(v) for v in cells.values()):
         type_cells(path, sheet, cells)
         return
-    wb = load_workbook(path)
-    ws = wb[sheet]
-    for r, row in enumerate(rows, start=start_row):
-        for c, v in enumerate(row, start=1):
-            ws.cell(row=r, column=c).value = v  # None clears the cell
-    wb.save(path)
+    type_through(load_workbook, path, sheet, rows, start_row, clear=True)
 
 
 def _rows(path: Path, sheet: str) -> list[tuple]:

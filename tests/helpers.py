@@ -58,21 +58,24 @@ def fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
         type_cells(path, sheet, cells)
         return
     from bianpai.workbooks.lazy_edit import load_workbook  # only that sheet parsed and saved
-    wb = load_workbook(path)
-    ws = wb[sheet]
-    for r, row in enumerate(rows, start=start_row):
-        for c, v in enumerate(row, start=1):
-            ws.cell(row=r, column=c, value=v)
-    wb.save(path)
+    type_through(load_workbook, path, sheet, rows, start_row)
 
 
 def openpyxl_fill(path: Path, sheet: str, rows: list[list], start_row: int = 2) -> None:
     """:func:`fill` through openpyxl: the workbook loaded, the cells set, saved whole."""
-    wb = openpyxl.load_workbook(path)
+    type_through(openpyxl.load_workbook, path, sheet, rows, start_row)
+
+
+def type_through(load, path: Path, sheet: str, rows: list[list], start_row: int = 2, *,
+                 clear: bool = False) -> None:
+    """Set ``rows`` from ``start_row`` in ``sheet`` of the workbook ``load(path)`` opens, then
+    save it in place; a ``None`` leaves its cell as it is (``clear``: empties it)."""
+    wb = load(path)
     ws = wb[sheet]
     for r, row in enumerate(rows, start=start_row):
         for c, v in enumerate(row, start=1):
-            ws.cell(row=r, column=c, value=v)
+            if v is not None or clear:
+                ws.cell(row=r, column=c).value = v
     wb.save(path)
 
 
