@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from bianpai.workbooks.sheet_writing import _set, _style_of
+from bianpai.workbooks.sheet_writing import _as_saved, _set, _style_of
 
 # (a tool may write the spreadsheet namespace with a prefix: <x:row>, <x:c>)
 _ROW_NUMBER = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
@@ -68,7 +68,6 @@ class KeptAppends:
     def overlay(self, sheet: str, grid: list[list]) -> list[list]:
         """``grid`` (the sheet's values as the file holds them) with the held cells' values as
         they read back once saved (``as_saved``)."""
-        from bianpai.workbooks.openpyxl_port import _as_saved
         ws = self.scratch.get(sheet)
         if ws is None:
             return grid

@@ -50,8 +50,8 @@ class LazyBook:
                     ws.sheet_state = sheet.state
                     book._pending[sheet.name] = (sheet, rel)
 
-        self._reader = _Reader(path if hasattr(path, "read") else str(path), read_only=False, keep_vba=keep_vba,
-                               data_only=data_only, keep_links=True)
+        self._reader = _Reader(path if hasattr(path, "read") else str(path), read_only=False,
+                               keep_vba=keep_vba, data_only=data_only, keep_links=True)
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
             self._reader.read()
@@ -67,8 +67,11 @@ class LazyBook:
 
     def sheet(self, name: str):
         """The worksheet ``name``, parsed now if it was not yet."""
-        ws = self.wb[name]
-        pending = self._pending.pop(name, None)
+        return self.take(self.wb[name])
+
+    def take(self, ws):
+        """``ws`` (one of the workbook's worksheets), parsed now if it was not yet."""
+        pending = self._pending.pop(ws.title, None)
         if pending is not None:
             self._parse(ws, *pending)
         return ws

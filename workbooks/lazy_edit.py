@@ -47,7 +47,7 @@ def load_workbook(filename, read_only: bool = False, keep_vba: bool = False,
     wb = book.wb
     wb.__class__ = _EditBook
     wb._bp_book = book
-    wb._bp_path = snapshot
+    wb._bp_source = snapshot
     wb._bp_taken = []
     wb._bp_original = list(wb.sheetnames)
     wb._bp_names = _names(wb)
@@ -74,12 +74,11 @@ class _EditBook(Workbook):
     def _bp_take(self, ws):
         if self._bp_parsing:  # openpyxl's reader looking at the other sheets (table names)
             return ws
-        if ws.title in self._bp_book._pending:
-            self._bp_parsing = True
-            try:
-                self._bp_book._parse(ws, *self._bp_book._pending.pop(ws.title))
-            finally:
-                self._bp_parsing = False
+        self._bp_parsing = True
+        try:
+            self._bp_book.take(ws)
+        finally:
+            self._bp_parsing = False
         if not any(ws is t for t in self._bp_taken):
             self._bp_taken.append(ws)
         return ws
@@ -119,7 +118,7 @@ class _EditBook(Workbook):
                 and self._active_sheet_index == self._bp_active):
             buf = io.BytesIO()
             try:
-                package.save_package(self._bp_path, self, changes, buf)
+                package.save_package(self._bp_source, self, changes, buf)
             except package.PackageError:
                 pass
             else:

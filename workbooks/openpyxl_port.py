@@ -21,14 +21,12 @@ files left by a killed save are removed by the next command on the workbook.
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import sys
 import tempfile
 import warnings
 import zipfile
 from pathlib import Path
-from typing import Any
 
 import openpyxl
 
@@ -41,7 +39,7 @@ from bianpai.workbooks.file_lock import (TEMP_SUFFIX, FileLock, _write_target,  
 from bianpai.workbooks.kept_appends import KeptAppends
 from bianpai.workbooks.lazy_book import LazyBook
 from bianpai.workbooks.sheet_writing import (FORMULA_START, _apply_format,  # noqa: F401
-                                             _cell_value, _fill, _set, _style_of)
+                                             _as_saved, _cell_value, _fill, _set, _style_of)
 
 #: Zip parts openpyxl does not keep on a round trip (legacy VML buttons and vbaProject.bin are
 #: kept with ``keep_vba=True``).
@@ -448,15 +446,3 @@ class OpenpyxlPort:
             self._lock.release()
         except Exception:
             pass
-
-
-def _as_saved(v: Any) -> Any:
-    """A value written to a cell as openpyxl reads it back from the saved file: ``""`` is
-    empty, a whole float an ``int`` (``3.0`` is stored as ``3``), a date a ``datetime``."""
-    if isinstance(v, str):
-        return None if v == "" else v
-    if isinstance(v, float) and v.is_integer() and abs(v) < 1e16:
-        return int(v)
-    if type(v) is dt.date:
-        return dt.datetime.combine(v, dt.time())
-    return v

@@ -34,6 +34,18 @@ def _cell_value(v: Any) -> Any:
     return str(v)
 
 
+def _as_saved(v: Any) -> Any:
+    """A value written to a cell as openpyxl reads it back from the saved file: ``""`` is
+    empty, a whole float an ``int`` (``3.0`` is stored as ``3``), a date a ``datetime``."""
+    if isinstance(v, str):
+        return None if v == "" else v
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e16:
+        return int(v)
+    if type(v) is dt.date:
+        return dt.datetime.combine(v, dt.time())
+    return v
+
+
 def _set(cell, v: Any) -> None:
     v = _cell_value(v)
     cell.value = v
