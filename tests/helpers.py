@@ -110,7 +110,6 @@ def openpyxl_sheet_rows(path: Path, sheet: str) -> list[tuple]:
 def _calamine_rows(path: Path, sheet: str) -> list[tuple] | None:
     """:func:`sheet_rows` read by python-calamine, or ``None`` when only openpyxl can say (a
     formula or an error value in the sheet, a sheet calamine cannot find)."""
-    import re
     import zipfile
 
     from python_calamine import CalamineWorkbook
@@ -130,23 +129,15 @@ def _calamine_rows(path: Path, sheet: str) -> list[tuple] | None:
         return None
     # openpyxl yields the rows and cells the sheet stores, also those without a value (a row
     # that only sets a height, an empty styled cell)
-    last_row, last_col = 0, 0
-    for m in re.finditer(rb'<c r="([A-Z]+)(\d+)"', xml):
-        last_row = max(last_row, int(m.group(2)))
-        last_col = max(last_col, _col(m.group(1).decode()))
-    for m in re.finditer(rb'<row r="(\d+)"', xml):
-        last_row = max(last_row, int(m.group(1)))
+    from bianpai.workbooks.lazy_book import xml_extent
+    extent = xml_extent(xml)
+    if extent is None:
+        return None
+    last_row, last_col = max(extent[0], extent[1]), extent[2]
     out = [tuple(_as_openpyxl(v) for v in r) for r in rows]
     width = max(last_col, max((len(r) for r in out), default=0))
     out += [()] * (last_row - len(out))
     return [r + (None,) * (width - len(r)) for r in out]
-
-
-def _col(letters: str) -> int:
-    n = 0
-    for ch in letters:
-        n = n * 26 + ord(ch) - 64
-    return n
 
 
 def _sheet_part(z, sheet: str) -> str | None:

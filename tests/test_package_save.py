@@ -476,3 +476,7 @@ def test_where_rows_can_be_held_below_a_sheet():
     assert _last_row(b'<worksheet><sheetData/><tableParts count="1"><tablePart r:id="rId1"/>'
                      b'</tableParts></worksheet>') is None
     assert _last_row(b"<worksheet><sheetData/></worksheet>") == 0
+    from bianpai.workbooks.lazy_book import xml_extent  # the same reading gives the extent
+    assert xml_extent(plain) == (4, 1, 1)
+    assert xml_extent(b'<x:sheetData><x:row r="2"><x:c r="AB2" s="1"/></x:row>'
+                      b'</x:sheetData>') == (2, 2, 28)

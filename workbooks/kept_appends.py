@@ -13,15 +13,7 @@ number) takes the parse, and a sheet parsed later gets the held rows replayed in
 
 from __future__ import annotations
 
-import re
-
 from bianpai.workbooks.sheet_writing import _as_saved, _set, _style_of
-
-# (a tool may write the spreadsheet namespace with a prefix: <x:row>, <x:c>)
-_ROW_NUMBER = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
-_ROW_WITHOUT_NUMBER = re.compile(rb"<(?:\w+:)?row(?=[\s/>])(?![^>]*\br=)")
-_CELL_ROW = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="[A-Z]+(\d+)"')
-
 
 class KeptAppends:
     """The rows appended below kept, unparsed sheets of one workbook.
@@ -94,13 +86,8 @@ class KeptAppends:
 
 def _last_row(xml: bytes) -> int | None:
     """The last row number the sheet XML holds (0: none), or ``None`` when rows cannot be
-    appended below it unparsed (an Excel table to grow, merged cells, a row without its
-    number)."""
-    if b"tablePart" in xml or b"mergeCell" in xml or _ROW_WITHOUT_NUMBER.search(xml):
-        return None
-    last = 0
-    for m in _ROW_NUMBER.finditer(xml):
-        last = max(last, int(m.group(1)))
-    for m in _CELL_ROW.finditer(xml):
-        last = max(last, int(m.group(1)))
-    return last
+    appended below it unparsed (an Excel table to grow, merged cells, a row or cell without
+    its reference)."""
+    from bianpai.workbooks.lazy_book import xml_extent
+    extent = None if b"tablePart" in xml or b"mergeCell" in xml else xml_extent(xml)
+    return None if extent is None else max(extent[0], extent[1])

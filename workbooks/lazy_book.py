@@ -174,6 +174,30 @@ class LazyBook:
         return self.wb
 
 
+# a sheet's rows and cells in its XML (a tool may give the namespace a prefix: <x:row>, <x:c>)
+_ROW_NUMBER = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
+_CELL_REF = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="([A-Z]+)(\d+)"')
+_UNNUMBERED = re.compile(rb"<(?:\w+:)?(?:row|c)(?=[\s/>])(?![^>]*\br=)")
+
+
+def xml_extent(xml: bytes) -> tuple[int, int, int] | None:
+    """(last row element, last row of a cell, last column of a cell) of a sheet's XML, read
+    without parsing it (0 when there is none), or ``None`` when a row or a cell does not carry
+    its reference (its place is known only by counting)."""
+    if _UNNUMBERED.search(xml):
+        return None
+    from openpyxl.utils import column_index_from_string
+    rows = max((int(m.group(1)) for m in _ROW_NUMBER.finditer(xml)), default=0)
+    cell_rows = cell_cols = 0
+    letters = set()
+    for m in _CELL_REF.finditer(xml):
+        cell_rows = max(cell_rows, int(m.group(2)))
+        letters.add(m.group(1))
+    if letters:
+        cell_cols = max(column_index_from_string(c.decode()) for c in letters)
+    return rows, cell_rows, cell_cols
+
+
 def _as_openpyxl(v):
     """A calamine cell value as openpyxl reads the same cell: ``""`` (empty) → ``None``, a whole
     float below 10**15 → ``int`` (openpyxl reads "3" as 3; Excel writes 15 digits), a ``date``

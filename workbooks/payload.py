@@ -157,20 +157,20 @@ def _parsed_sheet(ws) -> tuple[list[list[Any]], list[dict]]:
     return values, tables
 
 
-_CELL_REF = re.compile(rb"<c\b[^>]*?\br=\"([A-Z]+)(\d+)\"")
-_CELL_NO_REF = re.compile(rb"<c(?=[\s/>])(?![^>]*\br=)")
 _GRIDLINES_OFF = re.compile(rb"<sheetView\b[^>]*\bshowGridLines=\"(?:0|false)\"")
 
 
 def _fast_sheet(book, name: str) -> tuple[list[list[Any]], list[dict], bool] | None:
     """(values, tables, gridlines shown) of a sheet not parsed, as :func:`_parsed_sheet` gives
     them: values from python-calamine, the extent from the cells and merged ranges of the
-    sheet's XML, tables from its table parts; ``None`` when only openpyxl can say (a formula,
-    an error value, a cell without its reference)."""
+    sheet's XML (:func:`~bianpai.workbooks.lazy_book.xml_extent`), tables from its table parts;
+    ``None`` when only openpyxl can say (a formula, an error value, a cell without its
+    reference)."""
     import zipfile  # noqa: PLC0415
 
     from lxml import etree  # noqa: PLC0415
 
+    from bianpai.workbooks.lazy_book import xml_extent  # noqa: PLC0415
     from bianpai.workbooks.package_parts import TABLE_REL_TYPE, _q, _rels, resolve  # noqa
     part = book.sheet_part(name)
     got = book.fast_grid(name) if part is not None else None
@@ -179,7 +179,8 @@ def _fast_sheet(book, name: str) -> tuple[list[list[Any]], list[dict], bool] | N
     grid, merged = got
     with zipfile.ZipFile(book.path) as z:
         xml = z.read(part)
-        if _CELL_NO_REF.search(xml):
+        extent = xml_extent(xml)
+        if extent is None:
             return None
         tables = []
         for rel in _rels(z, part).values():
@@ -192,11 +193,7 @@ def _fast_sheet(book, name: str) -> tuple[list[list[Any]], list[dict], bool] | N
                     None if header is None else int(header), int(t.get("totalsRowCount") or 0),
                     style.get("name") if style is not None else "",
                     t.find(_q("autoFilter")) is not None))
-    from openpyxl.utils import column_index_from_string  # noqa: PLC0415
-    rows = cols = 0
-    for m in _CELL_REF.finditer(xml):
-        rows = max(rows, int(m.group(2)))
-        cols = max(cols, column_index_from_string(m.group(1).decode()))
+    _rows, rows, cols = extent  # openpyxl's extent counts cells, not bare row elements
     for (r0, c0), (r1, c1) in merged:
         if (r0, c0) != (r1, c1):  # every cell of the range but the first is made by openpyxl
             rows, cols = max(rows, r1 + 1), max(cols, c1 + 1)
