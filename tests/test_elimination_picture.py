@@ -37,3 +37,21 @@ def test_nothing_to_draw(tmp_path):
     import pandas as pd
     with pytest.raises(ValueError):
         render_bracket(pd.DataFrame(columns=["pool", "part"]), tmp_path / "x.png")
+
+
+def test_chinese_text_gets_a_font_with_chinese_glyphs():
+    """The picture's first font family shows Chinese whenever the machine has such a font
+    (fontconfig lists one that matplotlib knows): WenQuanYi Zen Hei, the font README names,
+    was once missed and every name came out as empty boxes."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    from bianpai.workbooks.bracket_picture import _fonts
+    from bianpai.workbooks.pdf_export import cjk_families
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    if not set(cjk_families() or []) & have:
+        pytest.skip("no Chinese font on this machine that matplotlib knows")
+    path = font_manager.findfont(font_manager.FontProperties(family=_fonts()[0]),
+                                 fallback_to_default=False)
+    font = FT2Font(path)
+    assert all(font.get_char_index(ord(ch)) for ch in "签表决赛张三")

@@ -5,12 +5,14 @@ Drawn with matplotlib (object API, no pyplot global state, Agg canvas): one colu
 round, one box per side (entrant name or placeholder, frame score), the winner highlighted, elbow
 lines from each match to the match its winner goes to. Single-elimination and winners'-bracket
 nodes are drawn; the third-place match sits under the final. Chinese text uses the first CJK font
-found on the machine (Noto Sans CJK, Microsoft YaHei, SimHei, PingFang, WenQuanYi), falling back to
-DejaVu Sans (glyphs may then be missing, the file is still written).
+found on the machine (Noto Sans CJK, Source Han Sans, Microsoft YaHei, SimHei, PingFang, WenQuanYi…, else
+any family fontconfig lists for Chinese), falling back to DejaVu Sans (glyphs may then be missing,
+the file is still written).
 """
 
 from __future__ import annotations
 
+import logging
 import warnings
 from pathlib import Path
 from typing import Mapping
@@ -20,18 +22,27 @@ import pandas as pd
 __all__ = ["render_bracket", "CJK_FONTS"]
 
 #: font families tried in order for Chinese text
-CJK_FONTS = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "SimHei",
-             "PingFang SC", "WenQuanYi Micro Hei", "Arial Unicode MS", "DejaVu Sans"]
+CJK_FONTS = ["Noto Sans CJK SC", "Source Han Sans SC", "Source Han Sans CN", "Noto Sans SC",
+             "Microsoft YaHei", "SimHei", "DengXian", "PingFang SC", "Hiragino Sans GB",
+             "Heiti SC", "STHeiti", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei",
+             "Noto Sans CJK JP", "Droid Sans Fallback", "Arial Unicode MS"]
 
 _BOX_W, _COL_W, _SLOT_H = 1.7, 2.3, 0.36
 _WIN_FILL, _FILL, _EDGE = "#ffe08a", "#ffffff", "#555555"
 
 
 def _fonts() -> list[str]:
+    """Font families for the picture's text, Chinese-capable first: those of
+    :data:`CJK_FONTS` matplotlib knows, else those fontconfig lists for Chinese
+    (:func:`bianpai.workbooks.pdf_export.cjk_families`), then DejaVu Sans (Latin, digits)."""
     from matplotlib import font_manager
+
+    from bianpai.workbooks.pdf_export import cjk_families
     have = {f.name for f in font_manager.fontManager.ttflist}
     found = [f for f in CJK_FONTS if f in have]
-    return found or ["DejaVu Sans"]
+    if not found:
+        found = [f for f in dict.fromkeys(cjk_families() or []) if f in have]
+    return found + ["DejaVu Sans"]
 
 
 def render_bracket(table: pd.DataFrame, path: str | Path, *, names: Mapping[int, str] | None = None,
@@ -125,5 +136,13 @@ def render_bracket(table: pd.DataFrame, path: str | Path, *, names: Mapping[int,
             ax.text(0, -1.35, title, fontsize=11, fontfamily=fam, va="center",
                     fontweight="bold")
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=dpi)
+        # fonts are looked up as the text is drawn: a CJK family without a bold face logs
+        # "failed to find font weight bold" once per text, the medium face is used
+        quiet = logging.getLogger("matplotlib.font_manager")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)
+        try:
+            fig.savefig(path, dpi=dpi)
+        finally:
+            quiet.setLevel(level)
     return path

@@ -39,19 +39,27 @@ NO_CJK_FONT = ("未找到中文字体：LibreOffice 导出的 PDF 将无法显�
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
 
-def cjk_font_available() -> bool | None:
-    """Whether fontconfig (which LibreOffice uses on Linux) has a font for Chinese text: True or
-    False, or None when it cannot tell (no ``fc-list``, as on Windows and macOS, whose systems
-    ship Chinese fonts)."""
+def cjk_families() -> list[str] | None:
+    """The font families fontconfig (which LibreOffice and matplotlib's lookups use on Linux)
+    says can show Chinese text (``fc-list :lang=zh family``: every name of every line), or None
+    when it cannot tell (no ``fc-list``, as on Windows and macOS, whose systems ship Chinese
+    fonts)."""
     fc = shutil.which("fc-list")
     if fc is None:
         return None
     try:
         out = subprocess.run([fc, ":lang=zh", "family"], capture_output=True, timeout=30,
-                             check=False).stdout
+                             check=False).stdout.decode("utf-8", "replace")
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return bool(out.strip())
+    return [name.strip() for line in out.splitlines() for name in line.split(",") if name.strip()]
+
+
+def cjk_font_available() -> bool | None:
+    """Whether fontconfig has a font for Chinese text: True or False, or None when it cannot
+    tell (:func:`cjk_families`)."""
+    fams = cjk_families()
+    return None if fams is None else bool(fams)
 
 
 def soffice() -> str | None:
