@@ -41,6 +41,10 @@ class CommandResult:
     #: instead of reading the workbook again: the event as the command read it, when it changed
     #: nothing the event is read from (check, awards); or a function reading it then (draw)
     status_event: Any = None
+    #: the core event as the workbook reads after the command (a function, read once when first
+    #: called): a caller chaining commands on one open port (the demo) takes it instead of
+    #: reading the workbook again; ``None`` when the command offers none
+    event_after: Any = None
 
 
 # --- helpers ---------------------------------------------------------------------------------

@@ -436,9 +436,10 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
                 else:
                     console.print(f"[green]✓[/] {res.summary_zh}")
                 # one reading of the drawn event for both entry sheets (each fill writes only
-                # its own sheet and reads its rows afresh)
+                # its own sheet and reads its rows afresh): the draw's own, after its writes
                 from bianpai.addin.competition import load_core_event  # noqa: PLC0415
-                ev = load_core_event(port)
+                after = getattr(res, "event_after", None)
+                ev = after() if after is not None else load_core_event(port)
                 filled = 0
                 if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
                     filled += _fill_results(port, rng, strength, ev)

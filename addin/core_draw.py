@@ -270,19 +270,33 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
         if style_of(ev.reg).seed_only_with_lots:
             result.seed = seed if _lots(seed_of) else None
     n_new = sum(1 for _g, _s, m in new if not m.is_bye)
+    # the drawn workbook's event, read after the draw's writes with what was typed as this
+    # event read it (the draw adds blank entry rows only); a redraw cleared the entry rows:
+    # read afresh then
+    result.event_after = _once(lambda: load_core_event(port) if forgot
+                               else load_core_event(port, typed_from=ev))
     if style_of(ev.reg).status_words.missing_round is None:
         result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
                               "在“成绩”或“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
-    elif not forgot:  # the status of the drawn workbook, in the style's words (第1轮成绩未录完
-        # …): read after the draw's writes, with what was typed as this event read it (a
-        # redraw clears the entry rows: read afresh then)
-        result.status_event = lambda: load_core_event(port, typed_from=ev)
+    else:  # the status of the drawn workbook, in the style's words (第1轮成绩未录完 …)
+        result.status_event = result.event_after
     log_corrections(ev, result)
     if warnings:
         result.summary_zh += f"；已接受 {len(warnings)} 条名单警告，理由：{accept_warnings}"
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
     return result, {"seed": seed, "redraw": redraw or None,
                     "accept_warnings": accept_warnings if warnings else None}, ev.lang
+
+
+def _once(read):
+    """``read`` called on the first call only; later calls give its first result."""
+    box: list = []
+
+    def get():
+        if not box:
+            box.append(read())
+        return box[0]
+    return get
 
 
 def log_corrections(ev: CoreEvent, result) -> None:
