@@ -409,7 +409,8 @@ class CoreEvent:
         if getattr(s.format, "reads_prior_stages", False):  # e.g. no rematch over the event
             st.prior = [m for o in g.stages if o.id != s.id for m in self.stage_matches(g, o)]
         if with_standings:
-            st.standings = {p: self.pool_standings(g, s, p, st) for p in st.pools()}
+            from bianpai.addin.core_standings import PoolStandings  # noqa: PLC0415
+            st.standings = PoolStandings(self, g, s, st)
         return st
 
     def pool_standings(self, g: Group, s: Stage, pool, st: StageState | None = None

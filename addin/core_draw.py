@@ -14,6 +14,7 @@ from typing import Any
 from bianpai.addin import commands as c
 from bianpai.addin import core_paper
 from bianpai.addin.competition import CoreEvent, load_core_event, rng_for
+from bianpai.addin.core_standings import PoolStandings
 from bianpai.engines.core import Match, NotReady, StageState
 from bianpai.engines.errors import InputError, InputErrors, RuleError
 from bianpai.templates.schema import Group, Stage
@@ -192,7 +193,7 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
             st = ev.state(g, s, with_standings=False)
             if s.format.finished(st):
                 continue
-            st.standings = {p: ev.pool_standings(g, s, p, st) for p in st.pools()}
+            st.standings = PoolStandings(ev, g, s, st)
             # a workbook style whose 对阵 lists the whole stage takes every round at once
             whole = getattr(s.format, "whole_schedule", None) if ev_sheets.schedule_whole else None
             if whole is not None and st.rounds_drawn() >= (s.format.total_rounds(st) or 0):

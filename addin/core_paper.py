@@ -13,6 +13,7 @@ from bianpai.workbooks.roster_layouts import roster_layout
 import pandas as pd
 
 from bianpai.addin.competition import CoreEvent
+from bianpai.addin.core_standings import PoolStandings
 from bianpai.addin.core_unplaced import place_of
 from bianpai.engines.core import Match, StageState
 from bianpai.engines.standings import CRITERIA
@@ -158,7 +159,7 @@ def state_after(ev: CoreEvent, g: Group, s: Stage, rnd: int) -> StageState:
                     matches=[m for m in st.matches if m.round <= rnd],
                     results={k: r for k, r in st.results.items() if r.match.round <= rnd},
                     seed=st.seed)
-    st.standings = {p: ev.pool_standings(g, s, p, st) for p in st.pools()}
+    st.standings = PoolStandings(ev, g, s, st)
     return st
 
 

@@ -4,10 +4,13 @@ scored results (:func:`bianpai.engines.standings.rank`), carries (带分) includ
 results are all annulled last, and the played / won / drawn / lost / rounds counts.
 
 Memoised per command: the same pool over the same results (``state``, each round's
-``state_after``, the bulletin, 排名走势) is ranked once.
+``state_after``, the bulletin, 排名走势) is ranked once. :class:`PoolStandings` is a stage's
+``StageState.standings``, each pool ranked when first read.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import pandas as pd
 
@@ -77,3 +80,30 @@ def pool_standings(ev, g: Group, s: Stage, pool, st: StageState) -> pd.DataFrame
     ev._results_cache[memo] = (res, table)
     return table.copy()
 
+
+class PoolStandings(Mapping):
+    """``StageState.standings`` of a stage: pool → :meth:`CoreEvent.pool_standings`, each
+    pool ranked when first read (a format that draws without a ranking, a bracket, and a
+    reader of one pool never rank the others), from the state as it was when this was made
+    (a copy of its entrants, matches and results): the values an eager ``{pool: ranking}``
+    made then would hold. Iterates the pools in ``StageState.pools()`` order."""
+
+    def __init__(self, ev, g: Group, s: Stage, st: StageState):
+        self._ev, self._g, self._s = ev, g, s
+        self._st = StageState(entrants=list(st.entrants), matches=list(st.matches),
+                              results=dict(st.results), seed=st.seed, prior=list(st.prior))
+        self._pools = st.pools()
+        self._ranked: dict = {}
+
+    def __getitem__(self, pool):
+        if pool not in self._ranked:
+            if pool not in self._pools:
+                raise KeyError(pool)
+            self._ranked[pool] = self._ev.pool_standings(self._g, self._s, pool, self._st)
+        return self._ranked[pool]
+
+    def __iter__(self):
+        return iter(self._pools)
+
+    def __len__(self) -> int:
+        return len(self._pools)

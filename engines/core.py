@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, ClassVar, Iterable, Protocol, runtime_checkable
+from typing import Any, ClassVar, Iterable, Mapping, Protocol, runtime_checkable
 
 import pandas as pd
 
@@ -160,14 +160,14 @@ class StageState:
     round order (the 对阵 record, including an arbiter's hand edits). ``results``: scored matches
     by :attr:`Match.key` (only complete ones). ``standings``: per pool (``None`` key when no pools)
     the current ranking as a DataFrame with at least ``rank`` (int) and ``entrant`` (int), ordered,
-    computed by the command with the stage's tie-break chain; the format reads it for 高分对高分
-    pairing and for placings. ``seed``: the stage's random seed (draws, lots).
+    computed by the command with the stage's tie-break chain (a mapping: the command may rank a
+    pool when it is first read); the format reads it for 高分对高分 pairing and for placings. ``seed``: the stage's random seed (draws, lots).
     """
 
     entrants: list[StageEntrant]
     matches: list[Match] = field(default_factory=list)
     results: dict[tuple, MatchResult] = field(default_factory=dict)
-    standings: dict[str | None, pd.DataFrame] = field(default_factory=dict)
+    standings: Mapping[str | None, pd.DataFrame] = field(default_factory=dict)
     seed: int | None = None
     #: the group's other stages' matches, for a format whose rules reach across stages (no
     #: rematch ever, one bye per event); filled when the format's ``reads_prior_stages`` is True
