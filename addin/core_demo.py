@@ -206,6 +206,7 @@ def _fill_match_results(out: Path | OpenpyxlPort, rng: random.Random, strength: 
     sched = {(r["group_id"], r["stage_id"], r["pool"], r["round"], r["table"]): r
              for r in ev.schedule_records()}
     filled = 0
+    changed: dict[int, list] = {}  # sheet row → the row as simulated
     for i, row in enumerate(grid[1:], start=1):
         row = list(row) + [None] * (len(keys) - len(row))
         grid[i] = row
@@ -229,11 +230,29 @@ def _fill_match_results(out: Path | OpenpyxlPort, rng: random.Random, strength: 
         for k, v in vals.items():
             if k in keys:
                 row[keys.index(k)] = v
+        changed[i + 1] = row
         filled += 1
     if filled:
-        port.append_rows(name, grid[1:], start_row=2)
+        _write_rows(port, name, changed)
         port.save()
     return filled
+
+
+def _write_rows(port: OpenpyxlPort, name: str, rows: dict[int, list]) -> None:
+    """Write ``rows`` (sheet row number → values) into sheet ``name``, a block of consecutive
+    rows at a time: only the rows the simulation typed, as an arbiter types them (the rows
+    already typed are not written again)."""
+    block: list[list] = []
+    start = None
+    for r in sorted(rows):
+        if block and r != start + len(block):
+            port.append_rows(name, block, start_row=start)
+            block = []
+        if not block:
+            start = r
+        block.append(rows[r])
+    if block:
+        port.append_rows(name, block, start_row=start)
 
 
 def _type_places(out: Path | OpenpyxlPort, rng: random.Random) -> list[str]:
@@ -273,11 +292,14 @@ def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict,
     keys = [c.key for c in ev.lay.games.columns]
     if view is None:
         grid = port.read_values(name)
+        at = list(range(1, len(grid) + 1))  # grid row i is sheet row i + 1
     else:  # the style shows 逐局成绩 in its own columns: filled in the core's, written back
         df = read_core_sheet(port, ev.reg, ev.lay.games, errors=[])
         grid = [keys] + [[rec.get(k) for k in keys] for rec in df.to_dict("records")]
+        at = [1] + [int(r) for r in df.index]  # the sheet row each was read from
     header = grid[0]
     filled = 0
+    typed: set[int] = set()  # grid rows given values
     by_match: dict[tuple, list[int]] = {}
     # columns a scoring prefills when a match's rows are prepared (台次, 牌号) do not count
     prefilled = {k for g in ev.reg.groups for s in g.stages
@@ -303,17 +325,20 @@ def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict,
         for i, vals in zip(idxs, games):
             for k, v in vals.items():
                 grid[i][keys.index(k)] = v
+            typed.add(i)
         filled += 1
     # a knockout match tied after the regular games gets its extra game (加赛) row
     extra = []
     for key, idxs in by_match.items():
         g = ev.group_of(key[0])
         s = ev.stage_of(g, key[1])
+        if getattr(s.scoring, "extra_games_needed", None) is None:
+            continue  # a scoring without 加赛
         rows = [dict(zip(keys, grid[i])) for i in idxs]
         from bianpai.engines.core import TypedMatch  # noqa: PLC0415
         import pandas as pd  # noqa: PLC0415
         games = pd.DataFrame(rows)[[k for k in keys[5:]]]
-        need = getattr(s.scoring, "extra_games_needed", lambda t: 0)(TypedMatch(games=games))
+        need = s.scoring.extra_games_needed(TypedMatch(games=games))
         while need:
             st = tuple(strength[(g.id, x)] for x in (sched[(g.id, s.id, key[2], key[3], key[4])][k]
                                                       for k in ("side0", "side1")))
@@ -326,15 +351,17 @@ def _fill_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict,
                 rows.append(dict(zip(keys, row)))
             games = pd.DataFrame(rows)[[k for k in keys[5:]]]
             need = s.scoring.extra_games_needed(TypedMatch(games=games))
-    out = grid[1:] + extra
+    # the typed rows where they were read, the 加赛 rows below the last
+    rows = {at[i]: grid[i] for i in sorted(typed)}
+    rows.update({at[-1] + 1 + j: r for j, r in enumerate(extra)})
     if view is not None:
         sides = []
-        for r in out:
+        for r in rows.values():
             g = ev.group_of(r[0])
             m = sched.get((g.id, ev.stage_of(g, r[1]).id, r[2], r[3], r[4]), {})
             sides.append({k: m.get(k) for k in ("side0", "side1", "label")})
-        out = view.rows(ev.lay.games, out, ev.lang, sides)
-    port.append_rows(name, out, start_row=2)
+        rows = dict(zip(rows, view.rows(ev.lay.games, list(rows.values()), ev.lang, sides)))
+    _write_rows(port, name, rows)
     port.save()
     return filled
 
