@@ -17,7 +17,7 @@ import pandas as pd
 from bianpai.engines.core import TypedMatch
 from bianpai.addin.core_records import RECORD_COPIES, saved_record  # noqa: F401
 from bianpai.addin.core_row_checks import match_row_problem, penalty_row_problem
-from bianpai.addin.core_unused import unused_cells
+from bianpai.addin.core_unused import UnusedCells
 from bianpai.engines.penalty_check import penalty_amount
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
@@ -322,14 +322,15 @@ def _unused(ev: CoreEvent, key, rec: dict, keys: list[str], layout, df, row: int
     """Report values of this row that the match's scoring does not read (another group's
     column, half a pair); True when any was reported (the row is then not used)."""
     g = ev.reg.group(key[0])
-    # the scoring's declared columns, asked once per stage and sheet (not once per row)
+    # the scoring's declared columns against this sheet's, prepared once per stage and sheet
     memo = ev._results_cache.setdefault("declared_columns", {})
-    if (key[0], key[1], game) not in memo:
+    check = memo.get((key[0], key[1], game, layout.key))
+    if check is None:
         sc = g.stage(key[1]).scoring
-        memo[(key[0], key[1], game)] = sc.entry_game_columns() if game else sc.entry_match_columns()
-    declared = memo[(key[0], key[1], game)]
-    errs = unused_cells(declared, layout.columns, {k: rec.get(k) for k in keys},
-                        lambda k: cell_of(df, row, k), sheet, ev.gname(g))
+        check = memo[(key[0], key[1], game, layout.key)] = UnusedCells(
+            sc.entry_game_columns() if game else sc.entry_match_columns(), layout.columns)
+    errs = check({k: rec.get(k) for k in keys}, lambda k: cell_of(df, row, k), sheet,
+                 ev.gname(g))
     ev.errors.extend(errs)
     return bool(errs)
 

@@ -11,11 +11,55 @@ from __future__ import annotations
 from bianpai.engines.core import EntryColumn
 from bianpai.engines.errors import InputError
 
-__all__ = ["unused_cells"]
+__all__ = ["UnusedCells", "unused_cells"]
 
 
 def _typed(v) -> bool:
     return v is not None and v == v and v != ""
+
+
+class UnusedCells:
+    """:func:`unused_cells` for one scoring's declared columns on one sheet, its lookups made
+    once (a reader checks every row of a sheet with the same few)."""
+
+    def __init__(self, declared: list[EntryColumn], layout_columns):
+        self.declared = list(declared)
+        self.titles = {c.key: c.zh for c in layout_columns}
+        self.en = {c.key: c.en for c in layout_columns}
+        self.own = {c.key for c in self.declared}
+        pairs: dict[str, list[EntryColumn]] = {}
+        for c in self.declared:
+            if getattr(c, "together", None):
+                pairs.setdefault(c.together, []).append(c)
+        self.pairs = list(pairs.values())
+
+    def __call__(self, values: dict, cell_of_key, sheet: str, group: str) -> list[InputError]:
+        titles, en, own, declared = self.titles, self.en, self.own, self.declared
+        errs = []
+        for k, v in values.items():
+            if k in own or k not in titles or not _typed(v):
+                continue
+            used = "、".join(f"“{titles[c.key]}”列（{cell_of_key(c.key)}）"
+                            for c in declared if c.key in titles)
+            used_en = ", ".join(f"{en[c.key]!r} ({cell_of_key(c.key)})" for c in declared
+                                if c.key in en)
+            errs.append(InputError(
+                f"{group}不用“{titles[k]}”列（填了 {v}）；应填在{used}",
+                f"{group} does not use column {en[k]!r} (typed {v!r}); type it in {used_en}",
+                sheet=sheet, cell=cell_of_key(k)))
+        for cols in self.pairs:
+            have = [c for c in cols if _typed(values.get(c.key))]
+            empty = [c for c in cols if c not in have]
+            if have and empty:
+                miss = "、".join(f"“{titles.get(c.key, c.key)}”（{cell_of_key(c.key)}）"
+                                for c in empty)
+                for c in have:
+                    errs.append(InputError(
+                        f"只填了“{titles.get(c.key, c.key)}”，{miss}未填：成对填写，或都不填",
+                        f"half a pair typed: {', '.join(e.key for e in empty)} empty beside "
+                        f"{c.key} (type both or neither)",
+                        sheet=sheet, cell=cell_of_key(c.key)))
+        return errs
 
 
 def unused_cells(declared: list[EntryColumn], layout_columns, values: dict, cell_of_key,
@@ -25,35 +69,7 @@ def unused_cells(declared: list[EntryColumn], layout_columns, values: dict, cell
     ``declared``: the match's scoring entry columns for this sheet; ``layout_columns``: the
     sheet's layout columns (for the header titles); ``cell_of_key(key)`` → the cell (``"G6"``);
     ``group``: the group name for the message. Returns one :class:`InputError` per value typed
-    in an undeclared column, and one per typed cell of a half-typed ``together`` pair (naming the empty one too).
+    in an undeclared column, and one per typed cell of a half-typed ``together`` pair (naming
+    the empty one too). (:class:`UnusedCells` checks many rows against the same columns.)
     """
-    titles = {c.key: c.zh for c in layout_columns}
-    en = {c.key: c.en for c in layout_columns}
-    own = {c.key for c in declared}
-    errs = []
-    for k, v in values.items():
-        if k in own or k not in titles or not _typed(v):
-            continue
-        used = "、".join(f"“{titles[c.key]}”列（{cell_of_key(c.key)}）"
-                        for c in declared if c.key in titles)
-        used_en = ", ".join(f"{en[c.key]!r} ({cell_of_key(c.key)})" for c in declared if c.key in en)
-        errs.append(InputError(
-            f"{group}不用“{titles[k]}”列（填了 {v}）；应填在{used}",
-            f"{group} does not use column {en[k]!r} (typed {v!r}); type it in {used_en}",
-            sheet=sheet, cell=cell_of_key(k)))
-    pairs: dict[str, list[EntryColumn]] = {}
-    for c in declared:
-        if getattr(c, "together", None):
-            pairs.setdefault(c.together, []).append(c)
-    for cols in pairs.values():
-        have = [c for c in cols if _typed(values.get(c.key))]
-        empty = [c for c in cols if c not in have]
-        if have and empty:
-            miss = "、".join(f"“{titles.get(c.key, c.key)}”（{cell_of_key(c.key)}）" for c in empty)
-            for c in have:
-                errs.append(InputError(
-                    f"只填了“{titles.get(c.key, c.key)}”，{miss}未填：成对填写，或都不填",
-                    f"half a pair typed: {', '.join(e.key for e in empty)} empty beside "
-                    f"{c.key} (type both or neither)",
-                    sheet=sheet, cell=cell_of_key(c.key)))
-    return errs
+    return UnusedCells(declared, layout_columns)(values, cell_of_key, sheet, group)
