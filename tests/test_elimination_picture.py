@@ -55,3 +55,32 @@ def test_chinese_text_gets_a_font_with_chinese_glyphs():
                                  fallback_to_default=False)
     font = FT2Font(path)
     assert all(font.get_char_index(ord(ch)) for ch in "签表决赛张三")
+
+
+def test_png_boxes_where_the_layout_puts_them(tmp_path):
+    """The PNG (drawn with Pillow) shows each box of the layout in its colour: the winner's
+    highlighted, the loser's white, at the page size the layout gives."""
+    from PIL import Image
+
+    from bianpai.workbooks.bracket_picture import _FILL, _WIN_FILL, _layout
+
+    fmt = SingleElimination(third_place=False, seeding="drawn")
+    state = StageState([StageEntrant(i) for i in range(1, 9)], seed=5)
+    r1 = fmt.next_round(state, None)
+    state.matches.extend(r1)
+    for m in r1:
+        state.results[m.key] = won(m, m.entrants[0], None)
+    table = bracket_table(state, fmt)
+    pic = _layout(table, {}, "8 签", ...)
+    img = Image.open(render_bracket(table, tmp_path / "b.png", title="8 签", dpi=60))
+    assert img.size == tuple(round(v * 60) for v in pic.size)
+    (x0, x1), (y0, y1) = pic.xlim, pic.ylim
+    fills = set()
+    for x, y, w, h, fill in pic.boxes:
+        # inside the box near its bottom-left corner, clear of the text and the border
+        px = (x + 0.03 * w - x0) / (x1 - x0) * img.size[0]
+        py = (y + 0.85 * h - y0) / (y1 - y0) * img.size[1]
+        got = "#%02x%02x%02x" % img.convert("RGB").getpixel((round(px), round(py)))
+        assert got == fill, (x, y, fill, got)
+        fills.add(fill)
+    assert fills == {_FILL, _WIN_FILL}
