@@ -341,7 +341,7 @@ class TypedMatch:
     @property
     def empty(self) -> bool:
         """Nothing typed: no game value, no total, no decision."""
-        has_games = any(not pd.isna(v) for r in self._records()
+        has_games = any(not is_na(v) for r in self._records()
                         for k, v in r.items() if k != "game" and not str(k).startswith("_"))
         return not has_games and not any(v is not None for v in self.totals.values()) \
             and self.decision is None
@@ -435,6 +435,23 @@ def forfeit_adjustment(side: int) -> pd.DataFrame:
 
 # ------------------------------------------------------------------------------ typed values
 
+_NEVER_NA = frozenset({int, bool, str})
+
+
+def is_na(v) -> bool:
+    """``pd.isna`` of one cell value (``None``, NaN, ``pd.NA``, NaT, a NaN ``Decimal``), with
+    the types a sheet's cells mostly hold (text, whole numbers, floats) answered without
+    calling pandas."""
+    if v is None:
+        return True
+    t = type(v)
+    if t is float:
+        return v != v
+    if t in _NEVER_NA:
+        return False
+    return bool(pd.isna(v))
+
+
 def is_blank(v) -> bool:
     """An empty cell as a scoring reads it: ``None``, blank text, NaN/NA."""
     if v is None:
@@ -442,7 +459,7 @@ def is_blank(v) -> bool:
     if isinstance(v, str):
         return v.strip() == ""
     try:
-        return bool(pd.isna(v))
+        return is_na(v)
     except (TypeError, ValueError):
         return False
 

@@ -58,3 +58,13 @@ def test_typed_and_empty_frames():
     assert [r for _, r in records(df)] == [{"a": 1.0, "b": "x"}, {"a": None, "b": None}]
     assert list(records(pd.DataFrame(columns=["a"], dtype=object))) == []
     assert [r for _, r in records(pd.DataFrame(index=[2, 3]))] == [{}, {}]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(CELLS, st.just(pd.NA), st.just(np.int64(3)), st.just(np.float64(2.5)),
+                 st.just(np.datetime64("NaT")), st.just(dt.datetime(2024, 5, 1, 9))))
+def test_is_na_is_pandas_isna(v):
+    """``engines.core.is_na`` answers as ``pd.isna`` for every kind of cell value."""
+    from bianpai.engines.core import is_blank, is_na
+    assert is_na(v) is bool(pd.isna(v))
+    assert is_blank(v) is (bool(pd.isna(v)) or (isinstance(v, str) and not v.strip()))
