@@ -14,6 +14,7 @@ from decimal import Decimal
 
 import pandas as pd
 
+from bianpai.engines.typed_rows import is_na
 from bianpai.engines.core import TypedMatch
 from bianpai.addin.core_records import RECORD_COPIES, saved_record  # noqa: F401
 from bianpai.addin.core_row_checks import match_row_problem, penalty_row_problem
@@ -431,7 +432,7 @@ def _read_typed(ev: CoreEvent) -> None:
         vals, decision, where_t = totals.get(key, ({}, None, ""))
         rows = games.get(key, [])
         has_totals = any(v is not None for k, v in vals.items() if k not in prefilled)
-        has_games = any(not pd.isna(v) for r in rows for k, v in r.items()
+        has_games = any(not is_na(v) for r in rows for k, v in r.items()
                         if k not in ("game", "_row"))
         # a scoring that reads both checks they agree (bridge IMPs typed and from the boards)
         if has_totals and has_games and not getattr(

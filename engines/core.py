@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Protocol, runtime_checkable
 import pandas as pd
 
 from bianpai.engines.errors import BianpaiError
-from bianpai.engines.typed_rows import LazyGames, from_rows, records_like_frame
+from bianpai.engines.typed_rows import LazyGames, from_rows, is_na, records_like_frame  # noqa: F401
 
 __all__ = [
     "StageEntrant", "Match", "EntryColumn", "TypedMatch", "MatchResult", "StageState", "NotReady", "Reason",
@@ -434,23 +434,6 @@ def forfeit_adjustment(side: int) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------ typed values
-
-_NEVER_NA = frozenset({int, bool, str})
-
-
-def is_na(v) -> bool:
-    """``pd.isna`` of one cell value (``None``, NaN, ``pd.NA``, NaT, a NaN ``Decimal``), with
-    the types a sheet's cells mostly hold (text, whole numbers, floats) answered without
-    calling pandas."""
-    if v is None:
-        return True
-    t = type(v)
-    if t is float:
-        return v != v
-    if t in _NEVER_NA:
-        return False
-    return bool(pd.isna(v))
-
 
 def is_blank(v) -> bool:
     """An empty cell as a scoring reads it: ``None``, blank text, NaN/NA."""

@@ -23,6 +23,7 @@ from typing import Callable, Iterable
 
 import pandas as pd
 
+from bianpai.engines.typed_rows import is_na
 from bianpai.engines.errors import RuleError
 from bianpai.engines.rounding import q2, quantize, to_decimal
 
@@ -79,7 +80,7 @@ def sum_of(column: str) -> Callable:
         for e in members:
             out[e] = Decimal(0)
         for e, v in zip(r["entrant"].tolist(), r[column].tolist()):
-            if e in out and not pd.isna(v):
+            if e in out and not is_na(v):
                 out[e] += to_decimal(v)
         return out
     return compute
@@ -103,7 +104,7 @@ def mean_of(column: str) -> Callable:
             return {e: None for e in members}
         per = _by_entrant(r, column, members)
         for e in members:
-            vals = [to_decimal(v) for v in per[e] if not pd.isna(v)]
+            vals = [to_decimal(v) for v in per[e] if not is_na(v)]
             out[e] = q2(sum(vals, Decimal(0)) / len(vals)) if vals else None
         return out
     return compute
@@ -144,7 +145,7 @@ def head_to_head(column: str) -> Callable:
         if not needed <= met:
             return {e: None for e in members}
         per = _by_entrant(sub, column, members)
-        return {e: sum((to_decimal(v) for v in per[e] if not pd.isna(v)), Decimal(0))
+        return {e: sum((to_decimal(v) for v in per[e] if not is_na(v)), Decimal(0))
                 for e in members}
     return compute
 

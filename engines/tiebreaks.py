@@ -31,6 +31,7 @@ from typing import Callable, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
+from bianpai.engines.typed_rows import is_na
 from bianpai.engines.c07 import (FLOSS, FULL_BYE, FWIN, PAB, PLAYED, REQUESTED,  # noqa: F401
                                  VUR_KINDS, Game, c07_values)
 from bianpai.engines.standings import Criterion, register
@@ -192,7 +193,7 @@ def _fouls(members, results, ctx):
     out = {e: Decimal(0) for e in members}
     if col in results.columns:
         for e, v in zip(results["entrant"], results[col]):
-            if int(e) in out and not pd.isna(v):
+            if int(e) in out and not is_na(v):
                 out[int(e)] += to_decimal(v)
     extra = ctx.get("fouls") or {}
     for e in members:

@@ -150,3 +150,20 @@ def row_dicts(df: pd.DataFrame) -> list[dict]:
 
 
 _NATIVE = frozenset((str, int, float, bool, type(None), Decimal, dt.date, dt.datetime))
+
+
+_NEVER_NA = frozenset({int, bool, str})
+
+
+def is_na(v) -> bool:
+    """``pd.isna`` of one cell value (``None``, NaN, ``pd.NA``, NaT, a NaN ``Decimal``), with
+    the types a sheet's cells mostly hold (text, whole numbers, floats) answered without
+    calling pandas."""
+    if v is None:
+        return True
+    t = type(v)
+    if t is float:
+        return v != v
+    if t in _NEVER_NA:
+        return False
+    return bool(pd.isna(v))
