@@ -17,7 +17,9 @@ Each button runs as a whole process (``python -m bianpai.addin.cli …``) on a f
 workbook (and its backup folder, for undo), alternating with the floor: floor, button, floor,
 button … ``--repeat`` times, bianpai's modules byte-compiled first (as an installed package's are), so
 both sides start from ``.pyc`` files. The operating system's accounting of each finished child
-(``os.wait4``) gives CPU (user + sys) seconds and peak resident memory; the table shows the
+(``os.wait4``, the child forked by a small launcher, :data:`LAUNCHER`: forked from this process,
+which builds the workbooks, it would report this process's memory as its own peak) gives CPU
+(user + sys) seconds and peak resident memory; the table shows the
 medians and the median of the pairwise ratios button / floor (CPU and memory). Goals (issue 13):
 CPU ratio ≤ 1.7, memory ratio ≤ 2.
 
@@ -31,6 +33,7 @@ checkout's, put first on ``PYTHONPATH``), its ratios to the same floor beside th
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -122,14 +125,31 @@ def build(preset: str, folder: Path, seed: int = 2015) -> dict[str, Path]:
 
 # ------------------------------------------------------------------------------ timing
 
+#: a small process that forks ``cmd`` and reports its accounting: a child forked from this
+#: (large) benchmark process would count this process's resident memory at the fork as its
+#: own peak (Linux keeps the high-water mark across ``exec``), so a 300 MiB parent made every
+#: child read ≥ 300 MiB; forked from the launcher, the child starts from the launcher's few MiB
+LAUNCHER = """import json, os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, ru = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    json.dump([ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status)], f)
+"""
+
+
 def run(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, int]:
     """Run ``cmd`` to its end; (wall s, CPU user+sys s, peak RSS KiB, exit code) from the
-    kernel."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status)
+    kernel's accounting of ``cmd`` alone, started through :data:`LAUNCHER`."""
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "rusage.json"
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-S", "-c", LAUNCHER, str(out), *cmd],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+        wall = time.perf_counter() - t0
+        cpu, rss, code = json.loads(out.read_text())
+    return wall, cpu, rss, code
 
 
 def compile_package() -> None:

@@ -2,7 +2,8 @@
 
 The whole simulated event of each competition-core preset, ``bianpai demo <preset>``, run as a
 whole process (``python -m bianpai.addin.cli demo …``) into a fresh folder, ``--repeat`` times
-(default 3); the operating system's accounting of each finished child (``os.wait4``) gives CPU
+(default 3); the operating system's accounting of each finished child (``os.wait4``, through
+``buttons.LAUNCHER`` so the figure is the child's own) gives CPU
 (user + sys) seconds and peak resident memory. The table shows the best CPU (the least disturbed
 run on a shared machine), the median and the wall time of the best run. Goal (issue 13): ≤ 5 s CPU
 per preset.
@@ -22,21 +23,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# the same .pyc footing as an install; each demo's own CPU and peak memory (buttons.LAUNCHER)
+from buttons import compile_package, run  # noqa: E402
 
 PRESETS = {"gouji": "qingdao-gouji-2015", "otog": "otog-mind-games-2024",
            "fujian": "fujian-elder-mind-games-2024", "cbsa": "cbsa-chinese-eightball-open-2022",
            "shenzhen": "shenzhen-guandan-pairs-2023"}
-
-
-def run(cmd: list[str], env: dict | None = None) -> tuple[float, float, int, int]:
-    """(wall s, CPU user+sys s, peak RSS KiB, exit code) of ``cmd`` run to its end."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    _, status, ru = os.wait4(p.pid, 0)
-    return (time.perf_counter() - t0, ru.ru_utime + ru.ru_stime, ru.ru_maxrss,
-            os.waitstatus_to_exitcode(status))
 
 
 def main(argv=None) -> None:
@@ -45,8 +40,6 @@ def main(argv=None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--base", type=Path, default=None)
     a = ap.parse_args(argv)
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from buttons import compile_package  # noqa: PLC0415  (same .pyc footing as an install)
     compile_package()
     from rich.console import Console
     from rich.table import Table
