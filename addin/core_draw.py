@@ -236,6 +236,9 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
     refresh = ev_sheets.schedule_whole and ev_sheets.draw_summary is not None and not errs \
         and any(ev.groups[g.id].drawn for g in ev.reg.groups)
     if not new and not seed_of and not relisted and not refresh:
+        if not any(ev.groups[g.id].drawn for g in ev.reg.groups) and \
+                any(g.stages for g in ev.reg.groups) and not notes:
+            raise InputErrors([_nothing_to_draw(ev)])
         if notes:
             exc = RuleError("；".join(notes), "a stage is over: run `bianpai advance`")
             # what to press next, for a caller that drives the commands (the demo, a front)
@@ -287,6 +290,16 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
         result.summary_en += f"; {len(warnings)} roster warnings accepted: {accept_warnings}"
     return result, {"seed": seed, "redraw": redraw or None,
                     "accept_warnings": accept_warnings if warnings else None}, ev.lang
+
+
+def _nothing_to_draw(ev: CoreEvent) -> InputError:
+    """Nothing drawn and no entrant of a group with stages: the roster is empty (or names only
+    groups whose places are typed), not "every round is drawn"."""
+    rl = roster_layout(ev.reg.roster_layout)
+    sheet = ev.sheet(rl.table)
+    return InputError(f"“{sheet}”表中没有可抽签的参赛者（报名表为空）：请先填写报名，然后点“检查名单”",
+                      f"{sheet} has no entrant to draw (the roster is empty): fill it in, then "
+                      f"check", sheet=sheet, cell="A2")
 
 
 def _once(read):
