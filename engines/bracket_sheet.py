@@ -37,6 +37,9 @@ def bracket_table(state: StageState, fmt: _Bracket) -> pd.DataFrame:
         if isinstance(fmt, SingleElimination) and fmt.seeding == "redraw":
             res = fmt.resolution(state, pool)
             total = fmt.total_rounds(StageState(state.pool_entrants(pool)))
+            # a stage that ends with K > 1 left has no final: its rounds are 第1轮, 第2轮 …
+            # (48 → 24 → 12 → 6 has no 1/4决赛), not named back from a final it does not play
+            total = total if fmt.stop_at(pool) <= 1 else None
             nodes = list(res.nodes.values())
             counts = {}
             for r in nodes:
@@ -84,10 +87,12 @@ def _source_text(feeder: Feeder) -> str:
     return f"{ref}{'胜者' if kind == 'W' else '负者'}"
 
 
-def _slot_rows(pool, r: Resolved, full_rounds: int, nxt: str, y: float, fmt,
+def _slot_rows(pool, r: Resolved, full_rounds: int | None, nxt: str, y: float, fmt,
                placeholder: str | None = None) -> list[dict]:
     nd = r.node
-    if nd.part in ("SE",):
+    if nd.part in ("SE",) and full_rounds is None:  # rounds without a final (see above)
+        zh, en = f"第{nd.bracket_round}轮", f"Round {nd.bracket_round}"
+    elif nd.part in ("SE",):
         _, zh, en = round_name(full_rounds, nd.bracket_round)
     elif nd.part == "3rd":
         zh, en = "三、四名决赛", "Third-place match"

@@ -373,6 +373,13 @@ class TestSingleElimination:
         std = SingleElimination().next_round(StageState([StageEntrant(i) for i in range(1, 49)],
                                                         seed=2), None)
         assert {m.sides for m in state.round_matches(1)} != {m.sides for m in std}
+        # no final is played: the rounds are named by number (签表, the bracket picture), not
+        # 1/4决赛, 半决赛, 决赛 for 24, 12 and 6 matches
+        names = bracket_table(state, fmt).groupby("bracket_round")["round_zh"].unique()
+        assert {r: list(v) for r, v in names.items()} == {1: ["第1轮"], 2: ["第2轮"], 3: ["第3轮"]}
+        played_out = SingleElimination(seeding="redraw")  # to the final: named back from it
+        st8 = StageState([StageEntrant(i) for i in range(1, 9)], seed=2)
+        assert set(bracket_table(st8, played_out)["round_zh"]) == {"1/4决赛", "半决赛", "决赛"}
 
     @pytest.mark.parametrize("mode", ["lot", "best_seed"])
     def test_redraw_odd_field_bye(self, mode):
