@@ -40,6 +40,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         raise InputErrors([InputError("尚未抽签编排，没有可排名的比赛：请先“抽签编排”",
                                       "nothing is drawn yet: run draw first",
                                       sheet=ev.sheet(K.SCHEDULE))])
+    last = 0
     if upto_round is not None:  # standings after a round that was drawn
         last = max((m.round for g in ev.reg.groups if ev.groups[g.id].drawn for s in g.stages
                     for m in ev.stage_matches(g, s)), default=0)
@@ -170,6 +171,9 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     if state.startswith("全部成绩已录入"):  # what rank itself just wrote
         state, nxt = ("全部成绩已录入，排名已计算",
                       "可以奖励分配" if ev.reg.awards is not None else "可以打印“排名”")
+    if upto_round is not None and int(upto_round) < last:  # a look back: 排名 is not current
+        state, nxt = (f"排名表为第{int(upto_round)}轮后的排名（查看用，非当前排名）",
+                      "查看后请点“计算排名”（不指定轮次）恢复当前排名，再奖励分配或打印")
     result.status_hint = (state, nxt)
     return c.finish(port, result, {"round": upto_round, "seed": given}, ev.lang)
 

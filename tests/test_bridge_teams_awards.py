@@ -237,7 +237,7 @@ def test_rank_round_gives_the_standings_as_of_that_round(tmp_path, shared_book):
     for r in sheet_rows(wb, "成绩"):
         if r["主队IMP"] is not None:
             imps[(r["轮次"], r["主队"])] = (r["主队IMP"], r["客队IMP"], r["客队"])
-    cli("rank", wb, "--round", 2, "--seed", 1)
+    _, out = cli("rank", wb, "--round", 2, "--seed", 1)
     st = {r["队号"]: r for r in sheet_rows(wb, "排名-排位赛")}
     expect = {t: 0 for t in range(1, 21)}
     for (rnd, h), (hi, ai, a) in imps.items():
@@ -251,9 +251,13 @@ def test_rank_round_gives_the_standings_as_of_that_round(tmp_path, shared_book):
     assert "截至第2轮" in header[-1]
     log = sheet_rows(wb, "日志")[-1]
     assert "round=2" in log["参数"]
+    # the status says the standings shown are a look back, not the current ones
+    assert "当前状态：排名表为第2轮后的排名（查看用，非当前排名）" in out.replace("\n", "")
+    assert "恢复当前排名" in out.replace("\n", "")
     # the whole stage again without --round: three rounds played
-    cli("rank", wb, "--seed", 1)
+    _, out = cli("rank", wb, "--seed", 1)
     assert all(r["已赛场数"] == 3 for r in sheet_rows(wb, "排名-排位赛"))
+    assert "非当前排名" not in out
     # a round not drawn yet
     before = digest(wb)
     code, out = cli("rank", wb, "--round", 5, ok=False)
