@@ -1,14 +1,14 @@
 """Bracket picture: the output of :func:`bianpai.engines.elimination.bracket_table` drawn as a
 PNG or PDF for the notice board or WeChat (issue 11 "Pictures and print").
 
-Laid out once (:func:`_layout`: one column per bracket round, one box per side — entrant name or
-placeholder, frame score —, the winner highlighted, elbow lines from each match to the match its
-winner goes to), then drawn: a PNG with Pillow (fast: no plotting library to load), a PDF or SVG
-with matplotlib (vector; object API, no pyplot global state). Single-elimination and winners'-bracket
-nodes are drawn; the third-place match sits under the final. Chinese text uses the first CJK font
-found on the machine (Noto Sans CJK, Source Han Sans, Microsoft YaHei, SimHei, PingFang, WenQuanYi…, else
-any family fontconfig lists for Chinese), falling back to DejaVu Sans (glyphs may then be missing,
-the file is still written).
+Laid out once (:func:`_layout`: one column per bracket round, one box per side — entrant name
+or placeholder, frame score —, the winner highlighted, elbow lines from each match to the match
+its winner goes to), then drawn: a PNG with Pillow (fast: no plotting library to load), a PDF
+or SVG with matplotlib (vector; object API, no pyplot global state). Single-elimination and
+winners'-bracket nodes are drawn; the third-place match sits under the final. Chinese text uses
+the first CJK font found on the machine (Noto Sans CJK, Source Han Sans, Microsoft YaHei,
+SimHei, PingFang, WenQuanYi …, else any family fontconfig lists for Chinese), falling back to
+DejaVu Sans (glyphs may then be missing, the file is still written).
 """
 
 from __future__ import annotations
