@@ -106,7 +106,7 @@ def _layout(df: pd.DataFrame, names: dict, title: str | None, pool) -> _Picture:
     width = max(len(rounds) * _COL_W + 0.8, 4.0)
     span = n_first
     pic = _Picture(xlim=(-0.3, len(rounds) * _COL_W + 0.3),
-                   ylim=(-1.6, max(span + 0.9, bottom)), size=(width, height))
+                   ylim=(-1.25, max(span + 0.9, bottom)), size=(width, height))
     centres: dict[str, tuple[float, float]] = {}
     for label, g in df.groupby("label", sort=False):
         g = g.sort_values("slot")
@@ -145,10 +145,10 @@ def _layout(df: pd.DataFrame, names: dict, title: str | None, pool) -> _Picture:
         pic.lines.append(([x0 + _BOX_W, xm, xm, x1], [y0, y0, y1, y1]))
     for i, br in enumerate(rounds):
         g = df[(df["bracket_round"] == br) & main]
-        pic.texts.append((i * _COL_W + _BOX_W / 2, -0.9, str(g["round_zh"].iloc[0]), 8, True,
+        pic.texts.append((i * _COL_W + _BOX_W / 2, -0.45, str(g["round_zh"].iloc[0]), 8, True,
                           "#000000", "center", "center"))
     if title:
-        pic.texts.append((0, -1.35, title, 11, True, "#000000", "left", "center"))
+        pic.texts.append((0, -0.95, title, 11, True, "#000000", "left", "center"))
     return pic
 
 
