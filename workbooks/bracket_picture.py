@@ -134,7 +134,10 @@ def _layout(df: pd.DataFrame, names: dict, title: str | None, pool) -> _Picture:
             if row["score"]:
                 pic.texts.append((x + _BOX_W - 0.06, y, str(row["score"]), 7, False, "#000000",
                                   "right", "center"))
-        pic.texts.append((x, yc - _SLOT_H - 0.06, str(label), 5.5, False, "#666666", "left",
+        # the match's code (R64-1, QF1 …, as in 签表); a third-place match or a play-off for
+        # places, which sits outside the round columns, also its name (三、四名决赛)
+        code = str(label) if part not in ("3rd", "PO") else f"{g['round_zh'].iloc[0]} {label}"
+        pic.texts.append((x, yc - _SLOT_H - 0.06, code, 6.5, False, "#555555", "left",
                           "bottom"))
     for label, g in df.groupby("label", sort=False):
         nxt = g["next"].iloc[0]
