@@ -15,6 +15,7 @@ def _port(out, command: str) -> OpenpyxlPort:
     """``out`` itself when it is an open port (the demo's), else the workbook at that path."""
     return out if isinstance(out, OpenpyxlPort) else OpenpyxlPort(out, command=command)
 
+
 def _fill_match_results(out: Path | OpenpyxlPort, rng: random.Random, strength: dict,
                         ev=None) -> int:
     """Simulated values in every 成绩 row not typed yet, for scorings typed per match

@@ -6,6 +6,7 @@ Part of the one command path of every core event (see :mod:`bianpai.addin.compet
 
 from __future__ import annotations
 
+import functools
 import random
 from decimal import Decimal
 from typing import Any
@@ -277,8 +278,8 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
     # the drawn workbook's event, read after the draw's writes with what was typed as this
     # event read it (the draw adds blank entry rows only); a redraw cleared the entry rows:
     # read afresh then
-    result.event_after = _once(lambda: load_core_event(port) if forgot
-                               else load_core_event(port, typed_from=ev))
+    result.event_after = functools.cache(lambda: load_core_event(port) if forgot
+                                         else load_core_event(port, typed_from=ev))
     if style_of(ev.reg).status_words.missing_round is None:
         result.status_hint = (f"{summary}已编排，待录入 {n_new} 场成绩",
                               "在“成绩”或“逐局成绩”表录入后点“抽签编排”编排下一轮（或“计算排名”）")
@@ -300,17 +301,6 @@ def _nothing_to_draw(ev: CoreEvent) -> InputError:
     return InputError(f"“{sheet}”表中没有可抽签的参赛者（报名表为空）：请先填写报名，然后点“检查名单”",
                       f"{sheet} has no entrant to draw (the roster is empty): fill it in, then "
                       f"check", sheet=sheet, cell="A2")
-
-
-def _once(read):
-    """``read`` called on the first call only; later calls give its first result."""
-    box: list = []
-
-    def get():
-        if not box:
-            box.append(read())
-        return box[0]
-    return get
 
 
 def log_corrections(ev: CoreEvent, result) -> None:

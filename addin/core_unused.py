@@ -11,7 +11,7 @@ from __future__ import annotations
 from bianpai.engines.core import EntryColumn
 from bianpai.engines.errors import InputError
 
-__all__ = ["UnusedCells", "unused_cells"]
+__all__ = ["UnusedCells"]
 
 
 def _typed(v) -> bool:
@@ -19,8 +19,14 @@ def _typed(v) -> bool:
 
 
 class UnusedCells:
-    """:func:`unused_cells` for one scoring's declared columns on one sheet, its lookups made
-    once (a reader checks every row of a sheet with the same few)."""
+    """The check of one sheet's rows against one scoring's ``declared`` entry columns (made
+    once: a reader checks every row of a sheet with the same few); ``layout_columns``: the
+    sheet's layout columns (for the header titles).
+
+    Calling it with ``values`` (entry-column key → value of one sheet row), ``cell_of_key(key)``
+    → the cell (``"G6"``), the sheet and the group name returns one :class:`InputError` per
+    value typed in an undeclared column, and one per typed cell of a half-typed ``together``
+    pair (naming the empty one too)."""
 
     def __init__(self, declared: list[EntryColumn], layout_columns):
         self.declared = list(declared)
@@ -60,16 +66,3 @@ class UnusedCells:
                         f"{c.key} (type both or neither)",
                         sheet=sheet, cell=cell_of_key(c.key)))
         return errs
-
-
-def unused_cells(declared: list[EntryColumn], layout_columns, values: dict, cell_of_key,
-                 sheet: str, group: str) -> list[InputError]:
-    """Errors for the typed ``values`` (entry-column key → value of one sheet row) of one match.
-
-    ``declared``: the match's scoring entry columns for this sheet; ``layout_columns``: the
-    sheet's layout columns (for the header titles); ``cell_of_key(key)`` → the cell (``"G6"``);
-    ``group``: the group name for the message. Returns one :class:`InputError` per value typed
-    in an undeclared column, and one per typed cell of a half-typed ``together`` pair (naming
-    the empty one too). (:class:`UnusedCells` checks many rows against the same columns.)
-    """
-    return UnusedCells(declared, layout_columns)(values, cell_of_key, sheet, group)

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Protocol, runtime_checkable
 import pandas as pd
 
 from bianpai.engines.errors import BianpaiError
-from bianpai.engines.typed_rows import LazyGames, from_rows, is_na, records_like_frame  # noqa: F401
+from bianpai.engines.typed_rows import LazyGames, from_rows, is_na, records_like_frame
 
 __all__ = [
     "StageEntrant", "Match", "EntryColumn", "TypedMatch", "MatchResult", "StageState", "NotReady", "Reason",
