@@ -213,12 +213,15 @@ def write_brackets(ev: CoreEvent, new: list | None = None) -> None:
         ev.schedule = both.astype(object).where(both.notna(), None)
     try:
         stages = list(bracket_stages(ev))  # each stage's bracket built once for both sheets
+        score = K.FRAMES_LABEL if all(getattr(s.scoring, "kind", None) == "frames_race"
+                                      for _, s, _ in stages) else K.SCORE_LABEL
         brackets = _bracket_rows(ev, stages)
         if brackets:
-            c.write_generated(ev.port, K.BRACKET, brackets, ev.lang, break_on=(0, 1, 2))
+            c.write_generated(ev.port, K.bracket_layout(score), brackets, ev.lang,
+                              break_on=(0, 1, 2))
         width, grid = _bracket_grid(ev, stages)
         if grid:
-            c.write_generated(ev.port, K.bracket_grid_layout(width), grid, ev.lang,
+            c.write_generated(ev.port, K.bracket_grid_layout(width, score), grid, ev.lang,
                               break_on=(0, 1, 2))
         from bianpai.addin.core_frame_sheet import write_frame_sheet  # noqa: PLC0415
         write_frame_sheet(ev)  # the style's own bracket sheet (SheetSet.bracket_sheet)

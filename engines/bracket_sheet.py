@@ -4,6 +4,7 @@ cells or as a picture (pure)."""
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 import pandas as pd
 
@@ -80,6 +81,32 @@ def bracket_table(state: StageState, fmt: _Bracket) -> pd.DataFrame:
     return df
 
 
+#: the value a bracket shows as a side's score, first found wins: the frames of a frame race
+#: (中式台球 局数), the 局分 of a match decided on them (够级 九第一条2 "累计局得分多者获胜", 掼蛋
+#: knockout 九（二）), the IMPs of a bridge knockout match; else the match points
+SCORE_VALUES = ("frames_won", "game_points", "imps_won")
+
+
+def match_score(res, side: int) -> str:
+    """The score of side ``side`` of the scored match ``res`` as a bracket shows it (签表
+    比分/局数, 签表图, the bracket picture): the first of :data:`SCORE_VALUES` the scoring
+    gives, else its match points. A whole number shows without decimals (``Decimal("12.0")``
+    → ``"12"``)."""
+    for key in SCORE_VALUES:
+        vals = res.values.get(key)
+        if vals is not None and side < len(vals) and vals[side] is not None:
+            return _plain(vals[side])
+    return _plain(res.points[side])
+
+
+def _plain(v) -> str:
+    try:
+        d = Decimal(str(v))
+    except (ArithmeticError, ValueError):
+        return str(v)
+    return str(int(d)) if d == d.to_integral_value() else str(d.normalize())
+
+
 def _source_text(feeder: Feeder) -> str:
     kind, ref = feeder
     if kind == "seed":
@@ -119,9 +146,7 @@ def _slot_rows(pool, r: Resolved, full_rounds: int | None, nxt: str, y: float, f
             text, ent = str(v), v
         score = ""
         if res is not None and v not in (None, UNKNOWN) and v in res.match.sides:
-            j = list(res.match.sides).index(v)
-            fw = res.values.get("frames_won")
-            score = str(fw[j]) if fw is not None else str(res.points[j])
+            score = match_score(res, list(res.match.sides).index(v))
         won = v not in (None, UNKNOWN) and r.winner == v and r.status in ("done", "bye")
         out.append({"pool": pool, "part": nd.part, "round": nd.round,
                     "bracket_round": nd.bracket_round, "round_zh": zh, "round_en": en,

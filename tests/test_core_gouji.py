@@ -122,6 +122,26 @@ def test_gouji_scores_add_up_in_the_sheets(demo):
         assert (a, b) in ((2, 0), (0, 2), (1, 1))
 
 
+def test_the_knockout_bracket_shows_the_game_points_that_decided_each_match(demo):
+    """九第一条2 "累计局得分多者获胜": 签表 and 签表图 show each side's 局分 under 比分 (not the
+    2/0 match points, not 局数, which is a frame race's word): zero-sum, the winner's higher."""
+    path, _ = demo
+    sheet = rows(path, "签表")
+    assert sheet[0][7] == "比分"
+    by_match: dict = {}
+    for r in sheet[1:]:
+        if r[0] == "业余组" and r[7] is not None:
+            by_match.setdefault(r[4], []).append((int(r[7]), r[8] == "✓"))
+    assert len(by_match) == 6  # 12 → 6: one round of six matches
+    for sides in by_match.values():
+        (a, won_a), (b, won_b) = sides
+        assert a + b == 0 and won_a != won_b and (a > b) == won_a
+    grid = rows(path, "签表图")
+    assert grid[0][3:5] == ("第1轮", "比分")
+    shown = sorted(int(v) for r in grid[1:] for v in r[4::2] if v is not None)
+    assert shown == sorted(s for sides in by_match.values() for s, _ in sides)
+
+
 # ------------------------------------------------------------------------------ narrow tests
 
 @pytest.fixture(scope="module")

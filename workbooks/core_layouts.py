@@ -198,27 +198,38 @@ def crosstable_layout(width: int) -> SheetLayout:
         C("match_points", "场分", "Match points", width=6), C("rank", "名次", "Rank", "int", width=5)])
 
 
-#: 签表: every slot of every bracket stage (a format with ``bracket_table``), round by round, in
-#: bracket order — the names, the frames and the winner (✓); printed landscape, a page per stage
-#: and pool (A4/A3 by the printer's fit-to-width).
-BRACKET = SheetLayout(key="bracket", zh="签表", en="Bracket", landscape=True, columns=[
-    C("group", "组别", "Group", width=12), C("stage", "阶段", "Stage", width=12),
-    C("pool", "小组", "Pool", width=5), C("round", "轮次", "Round", width=12),
-    C("label", "场次", "Match", width=8), C("number", "号", "No", "int", width=5),
-    C("name", "姓名/队名", "Name", width=16), C("score", "局数", "Frames", width=6),
-    C("won", "胜", "Won", width=4), C("next", "胜者进入", "Winner to", width=9)])
+#: the score column's header of 签表/签表图: 局数 when every bracket stage is a frame race (中式
+#: 台球), else 比分 (够级/掼蛋 局分, bridge IMPs, match points)
+FRAMES_LABEL = ("局数", "Frames")
+SCORE_LABEL = ("比分", "Score")
 
 
-def bracket_grid_layout(rounds: int) -> SheetLayout:
+def bracket_layout(score: tuple[str, str] = FRAMES_LABEL) -> SheetLayout:
+    """签表: every slot of every bracket stage (a format with ``bracket_table``), round by
+    round, in bracket order — the names, the score (``score``: its header, zh and en; see
+    :func:`bianpai.engines.bracket_sheet.match_score`) and the winner (✓); printed landscape,
+    a page per stage and pool (A4/A3 by the printer's fit-to-width)."""
+    return SheetLayout(key="bracket", zh="签表", en="Bracket", landscape=True, columns=[
+        C("group", "组别", "Group", width=12), C("stage", "阶段", "Stage", width=12),
+        C("pool", "小组", "Pool", width=5), C("round", "轮次", "Round", width=12),
+        C("label", "场次", "Match", width=8), C("number", "号", "No", "int", width=5),
+        C("name", "姓名/队名", "Name", width=16), C("score", *score, width=6),
+        C("won", "胜", "Won", width=4), C("next", "胜者进入", "Winner to", width=9)])
+
+
+BRACKET = bracket_layout()
+
+
+def bracket_grid_layout(rounds: int, score: tuple[str, str] = FRAMES_LABEL) -> SheetLayout:
     """签表图: a single-elimination bracket drawn in cells — one pair of columns per round
-    (姓名 with its number, 局数), each match's two sides on two rows, a later round's match
-    between its feeders' rows; the winner is marked ✓; the third-place match below the bracket.
-    Landscape, fit to width: A4, or A3 for a bracket of 6 rounds or more (64 players and up:
-    128 rows and 15 columns and more)."""
+    (姓名 with its number, the score headed ``score``), each match's two sides on two rows, a
+    later round's match between its feeders' rows; the winner is marked ✓; the third-place
+    match below the bracket. Landscape, fit to width: A4, or A3 for a bracket of 6 rounds or
+    more (64 players and up: 128 rows and 15 columns and more)."""
     cols = [C("group", "组别", "Group", width=10), C("stage", "阶段", "Stage", width=10),
             C("pool", "小组", "Pool", width=5)]
     for r in range(1, rounds + 1):
         cols += [C(f"r{r}", f"第{r}轮", f"Round {r}", width=16),
-                 C(f"s{r}", "局数", "Frames", width=5)]
+                 C(f"s{r}", *score, width=5)]
     return SheetLayout(key="bracket_grid", zh="签表图", en="Bracket chart", landscape=True,
                        paper="A3" if rounds >= 6 else "A4", columns=cols)
