@@ -283,6 +283,8 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
                             console.print(f"[yellow]![/] {escape(exc.zh)}")
                         break
                 else:
+                    if res.data.get("relisted_only"):
+                        break  # the whole event was listed by the first press: nothing new
                     console.print(f"[green]✓[/] {res.summary_zh}")
                 # one reading of the drawn event for both entry sheets (each fill writes only
                 # its own sheet and reads its rows afresh): the draw's own, after its writes

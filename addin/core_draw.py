@@ -275,6 +275,10 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
         if style_of(ev.reg).seed_only_with_lots:
             result.seed = seed if _lots(seed_of) else None
     n_new = sum(1 for _g, _s, m in new if not m.is_bye)
+    # a press that only listed the whole-event 对阵 again (no match, lot, late entrant or
+    # re-paired table new): a caller chaining presses (the demo) tells it from a new round
+    result.data["relisted_only"] = bool(refresh and not new and not seed_of and not relisted
+                                        and not joiners and not forgot)
     # the drawn workbook's event, read after the draw's writes with what was typed as this
     # event read it (the draw adds blank entry rows only); a redraw cleared the entry rows:
     # read afresh then
