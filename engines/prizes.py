@@ -181,8 +181,13 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
             msg = (f"组别「{label}」参赛 {n_entries}，不设名次奖，按比例评优胜奖/优秀奖{note} / group "
                    f"{label!r}: {n_entries} entries, no place prizes, merit split only")
         else:
-            msg = (f"组别「{label}」参赛 {n_entries}，录取前 {n_places} 名{note} / group {label!r}: "
-                   f"{n_entries} entries, {n_places} places")
+            # a field smaller than the places: every entrant is within them (福建 80分 "前三名颁发
+            # 奖杯，第四名至第八名颁发证书" with 6 pairs), said so rather than "前 8 名" of 6
+            short = n_places > n_entries
+            msg = (f"组别「{label}」参赛 {n_entries}，录取前 {n_places} 名"
+                   + (f"（参赛不足 {n_places}，{n_entries} 名全部录取）" if short else "")
+                   + f"{note} / group {label!r}: {n_entries} entries, {n_places} places"
+                   + (f" (fewer entries than places: all {n_entries} placed)" if short else ""))
         log.append(msg)
 
         if rules.reaward_vacated and not g["eligible"].all():

@@ -383,6 +383,21 @@ def test_fujian_80_trophies_and_certificates():
     assert a.totals.iloc[-1][["trophies", "certificates"]].tolist() == [3, 5]
 
 
+def test_a_field_smaller_than_the_places_says_all_are_placed():
+    """福建 九（一） places 1–8 with 6 pairs: all six get their award (3 trophies, 3
+    certificates) and the log says so instead of "参赛 6，录取前 8 名" alone."""
+    a = allocate(ranking(list(range(1, 7)), group="80分南北"),
+                 awards("fujian-elder-mind-games-2024"))
+    assert a.table["trophy"].tolist() == [True] * 3 + [False] * 3
+    assert a.table["certificate"].tolist() == [False] * 3 + [True] * 3
+    line = next(x for x in a.log if "录取前" in x)
+    assert "参赛 6，录取前 8 名（参赛不足 8，6 名全部录取）" in line
+    assert "all 6 placed" in line
+    full = allocate(ranking(list(range(1, 21)), group="80分南北"),
+                    awards("fujian-elder-mind-games-2024"))
+    assert not any("参赛不足" in x for x in full.log)
+
+
 def test_shenzhen_qualification_in_order():
     rules = awards("shenzhen-guandan-pairs-2023")
     t = allocate(ranking([1, 2, 3, 4, 5], group="混合双人赛"), rules).table
