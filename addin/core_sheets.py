@@ -212,7 +212,8 @@ def write_brackets(ev: CoreEvent, new: list | None = None) -> None:
             pd.concat([kept.astype(object), added], ignore_index=True)
         ev.schedule = both.astype(object).where(both.notna(), None)
     try:
-        stages = list(bracket_stages(ev))  # each stage's bracket built once for both sheets
+        # each stage's bracket built once, its rows as dicts, for both sheets
+        stages = [(g, s, row_dicts(t)) for g, s, t in bracket_stages(ev)]
         score = K.FRAMES_LABEL if all(getattr(s.scoring, "kind", None) == "frames_race"
                                       for _, s, _ in stages) else K.SCORE_LABEL
         brackets = _bracket_rows(ev, stages)
@@ -229,73 +230,83 @@ def write_brackets(ev: CoreEvent, new: list | None = None) -> None:
         ev.schedule = kept
 
 
-def _bracket_rows(ev: CoreEvent, stages: list | None = None) -> list[list]:
-    """Rows of 签表 for every entered stage whose format draws a bracket (``bracket_table``):
-    one row per slot, in round and bracket order, names for numbers, 轮空 / 待定 placeholders.
-    ``stages``: :func:`bracket_stages` of ``ev`` when the caller has them."""
+def _bracket_rows(ev: CoreEvent, stages: list) -> list[list]:
+    """Rows of 签表 for every entered stage whose format draws a bracket: one row per slot, in
+    round and bracket order, names for numbers, 轮空 / 待定 placeholders. ``stages``:
+    ``(group, stage, rows)``, the rows of each stage's ``bracket_table`` as dicts."""
     out = []
-    for g, s, t in (bracket_stages(ev) if stages is None else stages):
-            t = t.sort_values(["pool", "round", "y", "slot"], key=lambda c: c.astype(str)
-                              if c.name == "pool" else c, kind="stable")
-            for rec in row_dicts(t):
-                e = rec["entrant"]
-                known = e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
-                out.append([ev.gname(g), ev.sname(s), rec["pool"],
-                            rec["round_zh"] if ev.lang == "zh" else rec["round_en"], rec["label"],
-                            int(e) if known else None,
-                            ev.name_of(g, int(e)) if known else rec["text"], rec["score"] or None,
-                            "✓" if rec["won"] else None, rec["next"] or None])
+    for g, s, t in stages:
+        # pool (as text), round, y, slot: a stable sort of the table's rows
+        recs = sorted(t, key=lambda r: (str(r["pool"]), r["round"], r["y"], r["slot"]))
+        for rec in recs:
+            e = rec["entrant"]
+            known = _known(e)
+            out.append([ev.gname(g), ev.sname(s), rec["pool"],
+                        rec["round_zh"] if ev.lang == "zh" else rec["round_en"], rec["label"],
+                        int(e) if known else None,
+                        ev.name_of(g, int(e)) if known else rec["text"], rec["score"] or None,
+                        "✓" if rec["won"] else None, rec["next"] or None])
     return out
 
 
-def _bracket_grid(ev: CoreEvent, stages: list | None = None) -> tuple[int, list[list]]:
+def _known(e) -> bool:
+    return e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
+
+
+def _bracket_grid(ev: CoreEvent, stages: list) -> tuple[int, list[list]]:
     """(rounds, rows) of 签表图: every single-elimination bracket (parts SE, 3rd and PO of
     ``bracket_table``) drawn in cells, a block of rows per stage and pool (see
-    :func:`bianpai.workbooks.core_layouts.bracket_grid_layout`)."""
+    :func:`bianpai.workbooks.core_layouts.bracket_grid_layout`). ``stages``: as
+    :func:`_bracket_rows`."""
     blocks: list[list[list]] = []
     width = 0
-    for g, s, t in (bracket_stages(ev) if stages is None else stages):
-            t = t[t["part"].isin(["SE", "3rd", "PO"])]
-            if t.empty:
-                continue
-            keys = t["pool"].map(lambda v: "" if v is None or v != v else str(v))
-            for pool, sub in t.groupby(keys, sort=True):
-                main = sub[sub["part"] == "SE"]
-                rounds = sorted(main["bracket_round"].unique())
-                col_of = {r: i for i, r in enumerate(rounds)}
-                width = max(width, len(rounds))
-                cells: dict[tuple[int, int], tuple[str, str]] = {}
-                for rec in row_dicts(main):
-                    row = int(2 * rec["y"] - 1 + rec["slot"])
-                    cells[(row, col_of[rec["bracket_round"]])] = _grid_text(ev, g, rec)
-                n_rows = max((r for r, _ in cells), default=-1) + 1
-                # the third-place match and the place play-offs below the bracket, in order
-                extra = sub[sub["part"].isin(["3rd", "PO"])].sort_values(
-                    ["round", "part", "label", "slot"], kind="stable")
-                for label, node in extra.groupby("label", sort=False):
-                    first = node.iloc[0]
-                    head = ("三、四名决赛" if ev.lang == "zh" else "Third place") \
-                        if first["part"] == "3rd" else \
-                        f"{first['round_zh'] if ev.lang == 'zh' else first['round_en']} {label}"
-                    cells[(n_rows + 1, 0)] = (head, "")
-                    for rec in row_dicts(node):
-                        cells[(n_rows + 2 + rec["slot"], 0)] = _grid_text(ev, g, rec)
-                    n_rows += 4
-                p = pool or None
-                block = []
-                for r in range(n_rows):
-                    row = [ev.gname(g), ev.sname(s), p]
-                    for c in range(len(rounds)):
-                        name, score = cells.get((r, c), (None, None))
-                        row += [name, score]
-                    block.append(row)
-                blocks.append(block)
+    for g, s, t in stages:
+        by_pool: dict[str, list[dict]] = {}
+        for rec in t:
+            if rec["part"] in ("SE", "3rd", "PO"):
+                v = rec["pool"]
+                by_pool.setdefault("" if v is None or v != v else str(v), []).append(rec)
+        for pool in sorted(by_pool):
+            sub = by_pool[pool]
+            main = [r for r in sub if r["part"] == "SE"]
+            rounds = sorted({r["bracket_round"] for r in main})
+            col_of = {r: i for i, r in enumerate(rounds)}
+            width = max(width, len(rounds))
+            cells: dict[tuple[int, int], tuple[str, str]] = {}
+            for rec in main:
+                row = int(2 * rec["y"] - 1 + rec["slot"])
+                cells[(row, col_of[rec["bracket_round"]])] = _grid_text(ev, g, rec)
+            n_rows = max((r for r, _ in cells), default=-1) + 1
+            # the third-place match and the place play-offs below the bracket, in order
+            extra = sorted((r for r in sub if r["part"] in ("3rd", "PO")),
+                           key=lambda r: (r["round"], r["part"], r["label"], r["slot"]))
+            nodes: dict[str, list[dict]] = {}
+            for rec in extra:
+                nodes.setdefault(rec["label"], []).append(rec)
+            for label, node in nodes.items():
+                first = node[0]
+                head = ("三、四名决赛" if ev.lang == "zh" else "Third place") \
+                    if first["part"] == "3rd" else \
+                    f"{first['round_zh'] if ev.lang == 'zh' else first['round_en']} {label}"
+                cells[(n_rows + 1, 0)] = (head, "")
+                for rec in node:
+                    cells[(n_rows + 2 + rec["slot"], 0)] = _grid_text(ev, g, rec)
+                n_rows += 4
+            p = pool or None
+            block = []
+            for r in range(n_rows):
+                row = [ev.gname(g), ev.sname(s), p]
+                for c in range(len(rounds)):
+                    name, score = cells.get((r, c), (None, None))
+                    row += [name, score]
+                block.append(row)
+            blocks.append(block)
     return width, [[*r, *([None] * (3 + 2 * width - len(r)))] for b in blocks for r in b]
 
 
 def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
     e = rec["entrant"]
-    known = e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
+    known = _known(e)
     name = f"{int(e)} {ev.name_of(g, int(e))}" if known else rec["text"]
     return (("✓ " if rec["won"] else "") + name, rec["score"] or None)
 
