@@ -37,6 +37,8 @@ class LazyBook:
         self.path = path
         self._pending: dict[str, tuple] = {}
         self._calamine = None  # python_calamine.CalamineWorkbook, opened by fast_values
+        #: a pending sheet's merged ranges as calamine read them (the file does not change)
+        self._merged: dict[str, list] = {}
 
         class _Reader(ExcelReader):
             def read_worksheets(self):  # placeholders only; parsed by LazyBook.sheet
@@ -117,6 +119,7 @@ class LazyBook:
             merged = list(sh.merged_cell_ranges or ())
         except Exception:  # noqa: BLE001 - any calamine failure: openpyxl reads it
             return None
+        self._merged.setdefault(name, merged)
         return [[_as_openpyxl(v) for v in r] for r in rows], merged
 
     def part(self, name: str) -> bytes:
@@ -135,15 +138,18 @@ class LazyBook:
         cannot tell."""
         if name not in self._pending:
             return None
-        try:
-            if self._calamine is None:
-                from python_calamine import CalamineWorkbook
-                self._calamine = CalamineWorkbook.from_path(str(self.path))
-            merged = self._calamine.get_sheet_by_name(name).merged_cell_ranges
-        except Exception:  # noqa: BLE001 - openpyxl's parse answers instead
-            return None
-        if merged is None:
-            return None
+        merged = self._merged.get(name)
+        if merged is None:  # read once per sheet: a check of every load asks again
+            try:
+                if self._calamine is None:
+                    from python_calamine import CalamineWorkbook
+                    self._calamine = CalamineWorkbook.from_path(str(self.path))
+                merged = self._calamine.get_sheet_by_name(name).merged_cell_ranges
+            except Exception:  # noqa: BLE001 - openpyxl's parse answers instead
+                return None
+            if merged is None:
+                return None
+            self._merged[name] = list(merged)
         return [(r0 + 1, c0 + 1, r1 + 1, c1 + 1) for (r0, c0), (r1, c1) in merged]
 
     def forget(self, name: str) -> None:
