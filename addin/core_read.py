@@ -201,7 +201,7 @@ def _read_schedule(ev: CoreEvent) -> pd.DataFrame:
                         table=rec["table"], label=rec["label"], side0=rec["side0"],
                         side1=rec["side1"], row=row))
     _check_rounds(ev, out, sheet, d)
-    return _frame(out, cols)
+    return _frame(out, cols, ev, "schedule_records")
 
 
 def _check_rounds(ev: CoreEvent, rows: list[dict], sheet: str, d: pd.DataFrame) -> None:
@@ -271,14 +271,25 @@ def _read_entries(ev: CoreEvent) -> pd.DataFrame:
                         from_stage_id=src.id if src else None,
                         from_pool=rec["from_pool"], from_place=rec["from_place"],
                         carry=rec["carry"], join_round=rec["join_round"], seed=rec["seed"]))
-    return _frame(out, cols)
+    return _frame(out, cols, ev, "entry_records")
 
 
-def _frame(rows: list[dict], cols: list[str]) -> pd.DataFrame:
-    """A DataFrame of record dicts whose empty cells stay ``None`` (pandas would turn ``None``
-    into NaN in mixed object columns, and keys such as an empty pool must compare equal)."""
-    df = pd.DataFrame(rows, columns=cols).astype(object)
-    return df.where(pd.notna(df), None)
+def _frame(rows: list[dict], cols: list[str], ev: CoreEvent | None = None,
+           memo: str | None = None) -> pd.DataFrame:
+    """A DataFrame of record dicts, every column ``object``: the values as read (a whole number
+    stays an ``int`` beside an empty cell instead of becoming a float beside NaN) and an
+    empty cell ``None`` (keys such as an empty pool must compare equal). ``memo``: the name
+    under which ``ev``'s readers look for the frame's ``to_dict("records")``
+    (:meth:`CoreEvent.schedule_records`, :meth:`CoreEvent.entry_records`): the rows it was
+    made from, which are those records."""
+    df = pd.DataFrame(rows, columns=cols, dtype=object)
+    if any(v is pd.NA or isinstance(v, float) and v != v
+           for r in rows for v in r.values()):  # NaN or NA: None instead
+        df = df.where(pd.notna(df), None)
+        rows = df.to_dict("records")
+    if memo is not None:
+        ev._results_cache[memo] = (df, rows)
+    return df
 
 
 def _match_key(ev: CoreEvent, rec: dict, df: pd.DataFrame, row: int, sheet: str):
