@@ -157,9 +157,13 @@ def _entrants_from_people(ev: CoreEvent) -> None:
         pl = (e.pop("players") + [None] * 6)[:6]
         out.append({**e, **{f"player{i}": v for i, v in enumerate(pl, start=1)}, "captain": None})
     # 性别 and 等级分 of the people roster stay readable (pool split by column, seeding by rating)
-    df = pd.DataFrame(out, index=pd.Index(index, name="row"),
-                      columns=[c.key for c in K.ROSTER.columns] + ["gender", "rating"]).astype(object)
-    df = df.where(pd.notna(df), None)
+    # every column object, made so (no float inference beside an empty cell, no NaN to undo;
+    # a column no row names is None throughout)
+    cols = [c.key for c in K.ROSTER.columns] + ["gender", "rating"]
+    df = pd.DataFrame([[r.get(c) for c in cols] for r in out], index=pd.Index(index, name="row"),
+                      columns=cols, dtype=object)
+    if any(v is pd.NA or isinstance(v, float) and v != v for r in out for v in r.values()):
+        df = df.where(pd.notna(df), None)
     df.attrs = dict(p.attrs)
     ev.roster = df
 
