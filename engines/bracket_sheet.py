@@ -29,7 +29,7 @@ def bracket_table(state: StageState, fmt: _Bracket) -> pd.DataFrame:
     of the node in first-round match units, for drawing), ``slot`` (0/1), ``entrant`` (Int64, NA
     when unknown or a bye), ``text`` (entrant number, or a placeholder: ``轮空`` for a bye,
     ``QF1胜者`` / ``SF2负者`` for a side still to come, ``抽签`` in redraw mode), ``score``
-    (str: frames won, or points, when a result is typed), ``won`` (bool), ``status`` (str, see
+    (str, when a result is typed: :func:`match_score` — frames, 局分, IMPs or match points), ``won`` (bool), ``status`` (str, see
     :class:`Resolved`), ``next`` (str: label of the node its winner goes to, "" if none).
     """
     rows: list[dict] = []
