@@ -283,8 +283,7 @@ def _frame(rows: list[dict], cols: list[str], ev: CoreEvent | None = None,
     (:meth:`CoreEvent.schedule_records`, :meth:`CoreEvent.entry_records`): the rows it was
     made from, which are those records."""
     df = pd.DataFrame(rows, columns=cols, dtype=object)
-    if any(v is pd.NA or isinstance(v, float) and v != v
-           for r in rows for v in r.values()):  # NaN or NA: None instead
+    if any(v is not None and is_na(v) for r in rows for v in r.values()):  # None instead
         df = df.where(pd.notna(df), None)
         rows = df.to_dict("records")
     if memo is not None:

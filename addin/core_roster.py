@@ -18,6 +18,7 @@ from bianpai.engines.eligibility_rules import STAFF_ROLES
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
+from bianpai.engines.typed_rows import is_na
 from bianpai.workbooks.tables import cell_of, find_sheet, read_table
 
 from bianpai.addin.core_read import records
@@ -162,7 +163,7 @@ def _entrants_from_people(ev: CoreEvent) -> None:
     cols = [c.key for c in K.ROSTER.columns] + ["gender", "rating"]
     df = pd.DataFrame([[r.get(c) for c in cols] for r in out], index=pd.Index(index, name="row"),
                       columns=cols, dtype=object)
-    if any(v is pd.NA or isinstance(v, float) and v != v for r in out for v in r.values()):
+    if any(v is not None and is_na(v) for r in out for v in r.values()):
         df = df.where(pd.notna(df), None)
     df.attrs = dict(p.attrs)
     ev.roster = df

@@ -16,6 +16,7 @@ from bianpai.engines.errors import RuleError
 from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import FinalRankPart, Group, Stage
 from bianpai.addin.core_draw import _num
+from bianpai.engines.typed_rows import is_na
 from bianpai.workbooks.tables import row_dicts
 
 
@@ -240,17 +241,13 @@ def _bracket_rows(ev: CoreEvent, stages: list) -> list[list]:
         recs = sorted(t, key=lambda r: (str(r["pool"]), r["round"], r["y"], r["slot"]))
         for rec in recs:
             e = rec["entrant"]
-            known = _known(e)
+            known = not is_na(e)
             out.append([ev.gname(g), ev.sname(s), rec["pool"],
                         rec["round_zh"] if ev.lang == "zh" else rec["round_en"], rec["label"],
                         int(e) if known else None,
                         ev.name_of(g, int(e)) if known else rec["text"], rec["score"] or None,
                         "✓" if rec["won"] else None, rec["next"] or None])
     return out
-
-
-def _known(e) -> bool:
-    return e is not None and e is not pd.NA and not (isinstance(e, float) and e != e)
 
 
 def _bracket_grid(ev: CoreEvent, stages: list) -> tuple[int, list[list]]:
@@ -306,7 +303,7 @@ def _bracket_grid(ev: CoreEvent, stages: list) -> tuple[int, list[list]]:
 
 def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
     e = rec["entrant"]
-    known = _known(e)
+    known = not is_na(e)
     name = f"{int(e)} {ev.name_of(g, int(e))}" if known else rec["text"]
     return (("✓ " if rec["won"] else "") + name, rec["score"] or None)
 
