@@ -32,7 +32,7 @@ from bianpai.addin.core_row_checks import scoring_typed_problems
 from bianpai.addin.core_views import shown_layout
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
-from bianpai.workbooks.tables import find_sheet, read_table
+from bianpai.workbooks.tables import SheetsMemo, find_sheet, read_table
 from bianpai.addin.core_read import (DRAW_KEYS, ENTRY_KEYS, RECORD_COPIES,  # noqa: F401
                                      _read_draw, _read_entries, _read_schedule, _read_typed,
                                      check_record, records)
@@ -452,8 +452,17 @@ def load_core_event(port: WorkbookPort, *, typed_from: CoreEvent | None = None) 
                    errors=errors, people=people)
     for g in reg.groups:
         ev.groups[g.id] = GroupState(group=g)
-    if people is not None:
-        _entrants_from_people(ev)
+    if people is not None:  # the entrants of the people roster, made once while it is unchanged
+        memo = SheetsMemo(port, [people.attrs.get("sheet"), find_sheet(port, L.SETTINGS)],
+                          "core_entrants")
+        hit = memo.get()
+        if hit is None:
+            start = len(errors)
+            _entrants_from_people(ev)
+            memo.put((ev.roster.copy(), errors[start:]))
+        else:
+            ev.roster = hit[0].copy()
+            errors.extend(hit[1])
     _read_roster_groups(ev)
     _read_draw(ev)
     _choose_variants(ev)

@@ -16,15 +16,17 @@ import pandas as pd
 
 from bianpai.engines.typed_rows import is_na
 from bianpai.engines.core import TypedMatch
-from bianpai.addin.core_records import RECORD_COPIES, saved_record  # noqa: F401
+from bianpai.addin.core_records import (RECORD_COPIES, _same, check_record,  # noqa: F401
+                                        saved_record)
 from bianpai.addin.core_row_checks import match_row_problem, penalty_row_problem
 from bianpai.addin.core_unused import UnusedCells
 from bianpai.engines.penalty_check import penalty_amount
 from bianpai.engines.errors import InputError
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED, roster_layout
-from bianpai.addin.core_views import has_core_sheet, read_core_sheet
-from bianpai.workbooks.tables import SharedRows, cell_of
+from bianpai.addin.core_views import has_core_sheet, read_core_sheet, shown_layout
+from bianpai.workbooks import layouts as L
+from bianpai.workbooks.tables import SharedRows, SheetsMemo, cell_of, find_sheet
 from bianpai.workbooks.tables import records as _all_records
 
 from typing import TYPE_CHECKING
@@ -52,91 +54,44 @@ ENTRY_KEYS = ["group", "stage", "number", "pool", "position", "from_stage", "fro
               "from_place", "carry", "join_round", "seed"]
 
 
-def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> None:
-    """Compare the record sheet ``df`` (columns ``keys``) with the record the generating
-    command kept (its hidden copy, or the style's document property:
-    :func:`~bianpai.addin.core_records.saved_record`); every changed, added or deleted cell is
-    an error naming it — one row deleted or inserted is named alone, not the rows it moved. A
-    sheet shown through a style's view is compared in the columns it shows."""
-    record = saved_record(ev, layout, keys)
-    if record is None:
-        return
-    saved, trusted = record
-    sheet = df.attrs.get("sheet", layout.zh)
-    cols = df.attrs.get("columns", {})
-    shown = [k in cols or not df.attrs.get("view") for k in keys]
-    now = [(row, [rec.get(k) for k in keys]) for row, rec in _all_records(df)]
-    vals = [v for _row, v in now]
-
-    def alike(a: list, b: list) -> bool:
-        return all(not see or _same(x, y) for x, y, see in zip(a, b, shown))
-    gone, added = _one_apart(saved, vals, alike), _one_apart(vals, saved, alike)
-    found: list[InputError] = []
-    if gone is not None:  # one row deleted: the rows below it moved up, unchanged
-        found.append(_deleted(sheet, gone, [v for v, see in zip(saved[gone], shown) if see]))
-    elif added is not None:
-        found.append(_added(sheet, now[added][0]))
-    for i in range(max(len(saved), len(now))) if not found else ():
-        if i >= len(now):
-            found.append(_deleted(sheet, i, [v for v, see in zip(saved[i], shown) if see]))
-            break
-        row, vals_i = now[i]
-        if i >= len(saved):
-            found.append(_added(sheet, row))
-            continue
-        for k, a, b, see in zip(keys, saved[i], vals_i, shown):
-            if not see or type(a) is type(b) and a == b:  # as _same finds them, without the text
-                continue
-            if not _same(a, b):
-                found.append(InputError(
-                    f"“{sheet}”表的值被改动（原为“{_norm(a)}”，现为“{_norm(b)}”）：此表由命令生成，"
-                    f"是编排的依据，不能手改；如需调整请撤销或重新抽签/进入下一阶段",
-                    f"{sheet} was edited ({_norm(a)!r} → {_norm(b)!r}); it is generated, undo instead",
-                    sheet=sheet, cell=f"{cols.get(k, '?')}{row}"))
-    if found and trusted():
-        ev.errors.extend(found)
-
-
-def _norm(v) -> str:
-    return "" if v is None else str(v).strip()
-
-
-def _same(a, b) -> bool:
-    """Two record values alike as text, numbers by value (a carry of 41.60 reads back as 41.6)."""
-    if _norm(a) == _norm(b):
-        return True
-    try:
-        return Decimal(_norm(a)) == Decimal(_norm(b))
-    except ArithmeticError:
-        return False
-
-
-def _one_apart(longer: list, shorter: list, alike) -> int | None:
-    """The index of the one row of ``longer`` whose removal leaves ``shorter`` (``None``: none)."""
-    if len(longer) != len(shorter) + 1:
-        return None
-    i = next((j for j, (a, b) in enumerate(zip(longer, shorter)) if not alike(a, b)), len(shorter))
-    return i if all(alike(longer[j + 1], shorter[j]) for j in range(i, len(shorter))) else None
-
-
-def _deleted(sheet: str, i: int, was: list) -> InputError:
-    row = i + 2
-    return InputError(
-        f"“{sheet}”表少了第{row}行（原为 {'、'.join(_norm(v) for v in was if _norm(v))}）："
-        f"此表由命令生成，请勿删改；如需重抽请撤销或重新抽签",
-        f"row {row} of {sheet} was deleted; this sheet is generated: undo instead",
-        sheet=sheet, cell=f"{row}:{row}")
-
-
-def _added(sheet: str, row: int) -> InputError:
-    return InputError(f"“{sheet}”表多了第{row}行：此表由命令生成，请勿添加",
-                      f"row {row} was added to {sheet}; it is generated",
-                      sheet=sheet, cell=f"{row}:{row}")
+def _record_memo(ev: CoreEvent, layouts: list, name: str) -> SheetsMemo:
+    """A memo for what the event read takes from the record sheets ``layouts`` (抽签, 晋级): kept
+    while each sheet as the workbook shows it, its hidden copy and the 规程 are unchanged. A
+    record kept as a document property (a style without copies; trusted by what 日志 says)
+    is read every time."""
+    sheets = [find_sheet(ev.port, L.SETTINGS)]
+    names = ev.port.sheet_names()
+    for layout in layouts:
+        sheets.append(find_sheet(ev.port, shown_layout(ev.reg, layout)))
+        copy = RECORD_COPIES.get(layout.key)  # (对阵 has no record)
+        if copy is not None:
+            sheets.append(copy if copy in names else None)
+    return SheetsMemo(ev.port, sheets, name)
 
 
 def _read_draw(ev: CoreEvent) -> None:
+    """抽签 into each group's ``teams`` and ``seed`` (read once while 抽签, its record and the
+    规程 are unchanged: :func:`_record_memo`)."""
     if not has_core_sheet(ev.port, ev.reg, K.DRAW):
         return
+    memo = _record_memo(ev, [K.DRAW], "core_draw")
+    hit = memo.get()
+    if hit is not None:
+        teams, seeds, found = hit
+        for gid, drawn in teams.items():
+            ev.groups[gid].teams.update({n: dict(t) for n, t in drawn.items()})
+        for gid, seed in seeds.items():
+            ev.groups[gid].seed = seed
+        ev.errors.extend(found)
+        return
+    start = len(ev.errors)
+    _read_draw_sheet(ev)
+    memo.put(({gid: {n: dict(t) for n, t in gs.teams.items()} for gid, gs in ev.groups.items()},
+              {gid: gs.seed for gid, gs in ev.groups.items() if gs.seed is not None},
+              ev.errors[start:]))
+
+
+def _read_draw_sheet(ev: CoreEvent) -> None:
     d = read_core_sheet(ev.port, ev.reg, K.DRAW, errors=ev.errors)
     check_record(ev, K.DRAW, d, DRAW_KEYS)
     sheet = d.attrs.get("sheet", K.DRAW.zh)
@@ -168,6 +123,30 @@ def _read_schedule(ev: CoreEvent) -> pd.DataFrame:
     cols = ["group_id", "stage_id", "pool", "round", "table", "label", "side0", "side1", "row"]
     if not has_core_sheet(ev.port, ev.reg, K.SCHEDULE):
         return pd.DataFrame(columns=cols)
+    # 对阵 is checked against the draw: read once while both (and the 规程) are unchanged
+    memo = _record_memo(ev, [K.SCHEDULE, K.DRAW], "core_schedule")
+    return _memoized_frame(ev, memo, "schedule_records", lambda: _schedule_frame(ev, cols))
+
+
+def _memoized_frame(ev: CoreEvent, memo: SheetsMemo, records_name: str, read) -> pd.DataFrame:
+    """``read()``'s frame and the errors it found, from ``memo`` while its sheets are
+    unchanged (a copy of the frame; its records, which are shared read-only, with it)."""
+    hit = memo.get()
+    if hit is None:
+        start = len(ev.errors)
+        df = read()
+        built = ev._results_cache.get(records_name)
+        rows = built[1] if built is not None and built[0] is df else df.to_dict("records")
+        memo.put((df, rows, ev.errors[start:]))
+        return df
+    df, rows, found = hit
+    ev.errors.extend(found)
+    df = df.copy()
+    ev._results_cache[records_name] = (df, rows)
+    return df
+
+
+def _schedule_frame(ev: CoreEvent, cols: list[str]) -> pd.DataFrame:
     d = read_core_sheet(ev.port, ev.reg, K.SCHEDULE, errors=ev.errors)
     sheet = d.attrs.get("sheet", K.SCHEDULE.zh)
     out = []
@@ -251,6 +230,11 @@ def _read_entries(ev: CoreEvent) -> pd.DataFrame:
             "from_place", "carry", "join_round", "seed"]
     if not has_core_sheet(ev.port, ev.reg, K.ENTRIES):
         return pd.DataFrame(columns=cols)
+    memo = _record_memo(ev, [K.ENTRIES], "core_entries")
+    return _memoized_frame(ev, memo, "entry_records", lambda: _entries_frame(ev, cols))
+
+
+def _entries_frame(ev: CoreEvent, cols: list[str]) -> pd.DataFrame:
     d = read_core_sheet(ev.port, ev.reg, K.ENTRIES, errors=ev.errors)
     check_record(ev, K.ENTRIES, d, ENTRY_KEYS)
     sheet = d.attrs.get("sheet", K.ENTRIES.zh)

@@ -1,5 +1,5 @@
 """What a command wrote to a record sheet (抽签, 晋级), kept so that every later command can check
-the sheet against it (:func:`bianpai.addin.core_read.check_record`): a deleted, duplicated or
+the sheet against it (:func:`check_record`): a deleted, duplicated or
 changed value the event depends on is refused at its cell, never trusted or re-drawn.
 
 Two stores, one record (the values of the record's keys, row by row, as text):
@@ -24,10 +24,14 @@ import json
 from decimal import Decimal
 from typing import TYPE_CHECKING, Callable
 
+from bianpai.engines.errors import InputError
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.tables import find_sheet
+from bianpai.workbooks.tables import records as _all_records
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from bianpai.addin.competition import CoreEvent
     from bianpai.workbooks.port import WorkbookPort
 
@@ -120,3 +124,85 @@ def _log_rows(port: WorkbookPort) -> list[dict]:
     while rows and all(v in (None, "") for v in rows[-1].values()):
         rows.pop()
     return rows
+
+
+def check_record(ev: CoreEvent, layout, df: pd.DataFrame, keys: list[str]) -> None:
+    """Compare the record sheet ``df`` (columns ``keys``) with the record the generating
+    command kept (its hidden copy, or the style's document property:
+    :func:`~bianpai.addin.core_records.saved_record`); every changed, added or deleted cell is
+    an error naming it — one row deleted or inserted is named alone, not the rows it moved. A
+    sheet shown through a style's view is compared in the columns it shows."""
+    record = saved_record(ev, layout, keys)
+    if record is None:
+        return
+    saved, trusted = record
+    sheet = df.attrs.get("sheet", layout.zh)
+    cols = df.attrs.get("columns", {})
+    shown = [k in cols or not df.attrs.get("view") for k in keys]
+    now = [(row, [rec.get(k) for k in keys]) for row, rec in _all_records(df)]
+    vals = [v for _row, v in now]
+
+    def alike(a: list, b: list) -> bool:
+        return all(not see or _same(x, y) for x, y, see in zip(a, b, shown))
+    gone, added = _one_apart(saved, vals, alike), _one_apart(vals, saved, alike)
+    found: list[InputError] = []
+    if gone is not None:  # one row deleted: the rows below it moved up, unchanged
+        found.append(_deleted(sheet, gone, [v for v, see in zip(saved[gone], shown) if see]))
+    elif added is not None:
+        found.append(_added(sheet, now[added][0]))
+    for i in range(max(len(saved), len(now))) if not found else ():
+        if i >= len(now):
+            found.append(_deleted(sheet, i, [v for v, see in zip(saved[i], shown) if see]))
+            break
+        row, vals_i = now[i]
+        if i >= len(saved):
+            found.append(_added(sheet, row))
+            continue
+        for k, a, b, see in zip(keys, saved[i], vals_i, shown):
+            if not see or type(a) is type(b) and a == b:  # as _same finds them, without the text
+                continue
+            if not _same(a, b):
+                found.append(InputError(
+                    f"“{sheet}”表的值被改动（原为“{_norm(a)}”，现为“{_norm(b)}”）：此表由命令生成，"
+                    f"是编排的依据，不能手改；如需调整请撤销或重新抽签/进入下一阶段",
+                    f"{sheet} was edited ({_norm(a)!r} → {_norm(b)!r}); it is generated, undo instead",
+                    sheet=sheet, cell=f"{cols.get(k, '?')}{row}"))
+    if found and trusted():
+        ev.errors.extend(found)
+
+
+def _norm(v) -> str:
+    return "" if v is None else str(v).strip()
+
+
+def _same(a, b) -> bool:
+    """Two record values alike as text, numbers by value (a carry of 41.60 reads back as 41.6)."""
+    if _norm(a) == _norm(b):
+        return True
+    try:
+        return Decimal(_norm(a)) == Decimal(_norm(b))
+    except ArithmeticError:
+        return False
+
+
+def _one_apart(longer: list, shorter: list, alike) -> int | None:
+    """The index of the one row of ``longer`` whose removal leaves ``shorter`` (``None``: none)."""
+    if len(longer) != len(shorter) + 1:
+        return None
+    i = next((j for j, (a, b) in enumerate(zip(longer, shorter)) if not alike(a, b)), len(shorter))
+    return i if all(alike(longer[j + 1], shorter[j]) for j in range(i, len(shorter))) else None
+
+
+def _deleted(sheet: str, i: int, was: list) -> InputError:
+    row = i + 2
+    return InputError(
+        f"“{sheet}”表少了第{row}行（原为 {'、'.join(_norm(v) for v in was if _norm(v))}）："
+        f"此表由命令生成，请勿删改；如需重抽请撤销或重新抽签",
+        f"row {row} of {sheet} was deleted; this sheet is generated: undo instead",
+        sheet=sheet, cell=f"{row}:{row}")
+
+
+def _added(sheet: str, row: int) -> InputError:
+    return InputError(f"“{sheet}”表多了第{row}行：此表由命令生成，请勿添加",
+                      f"row {row} was added to {sheet}; it is generated",
+                      sheet=sheet, cell=f"{row}:{row}")

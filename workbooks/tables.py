@@ -43,6 +43,38 @@ class SharedRows(frozenset):
         return self
 
 
+class SheetsMemo:
+    """What a reader computes from a few sheets, kept while none of them is written.
+
+    A port that keeps a memo per sheet (``port.derived``: the openpyxl one) empties a sheet's
+    memo, and makes a new one, whenever it writes, appends to or deletes that sheet. A value
+    put here is taken again only while each of ``sheets``' memos is still the one it was put
+    with: a command reads its event two or three times (before and after its writes), a chain
+    of commands on one port (the demo) many more, and most of the sheets are the same each
+    time. ``sheets``: the names of every sheet the value depends on (a ``None``, a sheet the
+    workbook lacks, or a port without memos: nothing is kept). ``name``: the value's name.
+    """
+
+    def __init__(self, port: WorkbookPort, sheets: list[str | None], name: str):
+        self.name = name
+        self._deps = (tuple(port.derived(s) for s in sheets)
+                      if hasattr(port, "derived") and sheets and None not in sheets else None)
+
+    def get(self):
+        """The value put with the sheets as they are now, else ``None``."""
+        if self._deps is None:
+            return None
+        hit = self._deps[0].get(self.name)
+        if hit is None or len(hit[0]) != len(self._deps) or any(
+                a is not b for a, b in zip(hit[0], self._deps)):
+            return None
+        return hit[1]
+
+    def put(self, value) -> None:
+        if self._deps is not None:
+            self._deps[0][self.name] = (self._deps, value)
+
+
 def find_sheet(port: WorkbookPort, layout: SheetLayout) -> str | None:
     """The sheet name the workbook uses for ``layout`` (Chinese or English), or None."""
     names = port.sheet_names()
