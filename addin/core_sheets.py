@@ -359,7 +359,8 @@ def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
         s = g.stage(part.from_stage)
         st = ev.state(g, s)
         gone = ev.annulled.get((g.id, s.id), set())
-        pl = s.format.placings(st).sort_values(["place"], kind="stable")
+        placed = s.format.placings(st)
+        pl = placed.sort_values(["place"], kind="stable")
         lo, hi = part.places.first, part.places.last or 10**6
         pl = pl[(pl["place"] >= lo) & (pl["place"] <= hi)]
         if keep is not None:
@@ -379,6 +380,15 @@ def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
             rows.append(dict(place=place, number=n, source=ev.sname(s), _p=rec["place"],
                              explanation=f"{ev.sname(s)}{(rec['pool'] or '')}{'组' if rec['pool'] else ''}"
                                          f"第{int(rec['place'])}名"))
+        # the stage's annulled entrants have no place there (the ranking leaves them
+        # unranked): listed by the part that takes the places after the stage's placed ones
+        after = len(placed) + 1
+        for n in [e.number for e in st.entrants if e.number in gone]:
+            if n in seen or not lo <= after <= hi or (keep is not None and n not in keep):
+                continue
+            seen.add(n)
+            void.append(dict(place=None, number=n, source=ev.sname(s),
+                             explanation="弃权或取消资格，全部成绩无效，不参加排名"))
     cols = ["place", "number", "source", "explanation"]
     if void:  # object columns: the places stay integers next to the empty ones
         return pd.DataFrame(rows + void, columns=cols, dtype=object)

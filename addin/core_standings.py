@@ -49,23 +49,21 @@ def pool_standings(ev, g: Group, s: Stage, pool, st: StageState) -> pd.DataFrame
         rows["opponent"] = rows["opponent"].astype("Int64")
     chain = s.tie_breaks.criteria if s.tie_breaks else ["match_points", "lots"]
     ctx = dict(s.tie_breaks.options) if s.tie_breaks else {}
-    table = rank_engine([e.number for e in ents], rows, chain,
-                        seed=seed, ctx=ctx).table
-    gone = ev.annulled.get((g.id, s.id), set()) & set(table["entrant"])
-    if gone:  # annulled entrants after everyone else, sharing the last place
-        keep = table[~table["entrant"].isin(gone)].copy()
-        keep["rank"] = [1 + int((keep["rank"] < r).sum()) for r in keep["rank"]]
-        tail = table[table["entrant"].isin(gone)].copy()
-        tail["rank"] = len(keep) + 1
-        tail["explanation_zh"] = "弃权或取消资格，全部成绩无效，不参加排名"
-        tail["explanation_en"] = "forfeited or disqualified: all results void, not ranked"
-        table = pd.concat([keep, tail], ignore_index=True)
-    # entrants the scoring leaves without a place from a round this state reaches (十一（四）5
-    # 迟到两轮: listed last, no place, earlier results kept)
+    # entrants whose results are all annulled (弃权 / 取消资格), and those the scoring leaves
+    # without a place from a round this state reaches (十一（四）5 迟到两轮: earlier results
+    # kept): listed last with no place, the others ranked among themselves
     from bianpai.addin.core_unplaced import unplaced, without_places  # noqa: PLC0415
-    out = unplaced(ev, g, s)
+    numbers = [e.number for e in ents]
+    gone = ev.annulled.get((g.id, s.id), set()) & set(numbers)
+    out = {e: v for e, v in unplaced(ev, g, s).items() if v[0] <= last}
+    table = rank_engine(numbers, rows, chain, seed=seed, ctx=ctx,
+                        unranked=gone | set(out)).table
+    if gone:
+        void = {e: (None, "弃权或取消资格，全部成绩无效，不参加排名",
+                    "forfeited or disqualified: all results void, not ranked") for e in gone}
+        table = without_places(table, void)
     if out:
-        table = without_places(table, out, last)
+        table = without_places(table, out)
     # matches played, won, drawn, lost: one pass over the complete rows (carries excluded);
     # ``rounds``: rounds with a result, a bye included (已赛轮数)
     tally: dict[tuple, int] = {}

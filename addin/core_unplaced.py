@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from bianpai.engines.typed_rows import place_of  # noqa: F401 - the readers' name for it
+
 if TYPE_CHECKING:
     from bianpai.addin.competition import CoreEvent
     from bianpai.templates.schema import Group, Stage
@@ -40,31 +42,15 @@ def unplaced(ev: CoreEvent, g: Group, s: Stage) -> dict[int, tuple[int, str, str
     return ev._results_cache[key]
 
 
-def without_places(table: pd.DataFrame, gone: dict[int, tuple[int, str, str]],
-                   last_round: int | None = None) -> pd.DataFrame:
-    """``table`` (a pool's standings: ``rank``, ``entrant``, ``explanation_zh/_en`` …) with the
-    entrants of ``gone`` — those unplaced from a round ≤ ``last_round`` (every one when
-    ``None``) — moved to the end with ``rank`` None and the hook's explanation; the others'
-    ranks closed up (1 + the number ranked strictly before them). Unchanged when none is in
-    the table."""
-    hit = {e: v for e, v in gone.items()
-           if last_round is None or v[0] <= last_round}
-    mask = table["entrant"].astype(int).isin(list(hit))
+def without_places(table: pd.DataFrame, gone: dict[int, tuple]) -> pd.DataFrame:
+    """``table`` (a pool's standings from the ranking engine, where the entrants of ``gone``
+    are unranked: ``rank`` None, ``explanation_zh/_en`` …) with those entrants moved to the
+    end, each with its explanation (``gone``: entrant → (round, Chinese, English)). Unchanged
+    when none is in the table."""
+    mask = table["entrant"].astype(int).isin(list(gone))
     if not mask.any():
         return table
-    keep = table[~mask].copy()
-    keep["rank"] = [1 + int((keep["rank"] < r).sum()) for r in keep["rank"]]
     tail = table[mask].copy()
-    tail["rank"] = None
-    tail["explanation_zh"] = [hit[int(e)][1] for e in tail["entrant"]]
-    tail["explanation_en"] = [hit[int(e)][2] for e in tail["entrant"]]
-    out = pd.concat([keep.astype({"rank": object}), tail.astype({"rank": object})],
-                    ignore_index=True)
-    return out
-
-
-def place_of(v) -> int | None:
-    """A standings ``rank`` cell as an int, ``None`` for an entrant without a place."""
-    if v is None or v is pd.NA or (isinstance(v, float) and v != v):
-        return None
-    return int(v)
+    tail["explanation_zh"] = [gone[int(e)][1] for e in tail["entrant"]]
+    tail["explanation_en"] = [gone[int(e)][2] for e in tail["entrant"]]
+    return pd.concat([table[~mask], tail], ignore_index=True)

@@ -36,6 +36,7 @@ from bianpai.engines.core import (Match, NotReady, Reason, StageEntrant, StageSt
                                   register_format)
 from bianpai.engines.errors import RuleError
 from bianpai.engines.round_robin import berger_rounds
+from bianpai.engines.typed_rows import place_of
 
 __all__ = ["RoundRobinStage", "FixtureListStage", "pool_order", "parse_fixture",
            "parse_fixture_text", "pack_rounds", "QINGDAO_GROUP_CYCLE", "QINGDAO_NINE",
@@ -172,7 +173,7 @@ class _PoolStage(BaseModel):
                                 f"{_pool_en(pool)} has no standings; places cannot be given")
             how = "小组排名" if pool is not None else "循环赛排名"
             for r in table.itertuples(index=False):
-                if r.rank is None or r.rank is pd.NA or r.rank != r.rank:
+                if place_of(r.rank) is None:
                     continue  # an entrant left without a place (e.g. disqualified) has none
                 rows.append({"entrant": int(r.entrant), "pool": pool, "place": int(r.rank),
                              "decided_by": how})

@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bianpai.engines.core import (Match, NotReady, Reason, StageEntrant, StageState,
                                   register_format)
 from bianpai.engines.errors import InputError, RuleError
+from bianpai.engines.typed_rows import place_of
 
 __all__ = ["Mitchell", "MitchellPair", "team_pairs", "movement_table", "max_rounds",
            "boards_from_label", "direction_of", "NS", "EW"]
@@ -350,6 +351,8 @@ class Mitchell(BaseModel):
             if table is None:
                 raise RuleError(f"缺少{DIRECTION_ZH[d]}方向的排名", f"no {d} standings given")
             for r in table.itertuples():
+                if place_of(r.rank) is None:
+                    continue  # an entrant left without a place (results annulled) has none
                 rows.append({"entrant": int(r.entrant), "pool": d, "place": int(r.rank),
                              "decided_by": f"{DIRECTION_ZH[d]}排名"})
         return pd.DataFrame(rows, columns=["entrant", "pool", "place", "decided_by"])

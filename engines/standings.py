@@ -211,7 +211,8 @@ def _fmt(c: Criterion, v) -> str:
 
 
 def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
-         seed: int | None = None, ctx: dict | None = None) -> Standings:
+         seed: int | None = None, ctx: dict | None = None,
+         unranked: Iterable[int] = ()) -> Standings:
     """Rank ``entrants`` from per-round ``results`` by the criteria named in ``chain``.
 
     ``results``: one row per entrant and round with at least ``entrant`` (int), ``opponent``
@@ -219,6 +220,10 @@ def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
     ``match_points``, ``score_pct``, ``outcome``, ``level_diff``). ``seed``: for ``lots``.
     ``ctx["restart"]`` (the chain's ``restart_head_to_head`` setting): a head-to-head that
     splits a tie into smaller tied groups is applied again inside each of them.
+    ``unranked``: entrants listed after all the others with ``rank`` ``None`` and no
+    explanation, compared with nobody (a team whose results are all void, 够级规程 九第一条2
+    "弃权方……所有成绩均为无效"; one the scoring leaves without a place): the others are ranked
+    among themselves, each 说明 naming the ranked neighbour below it by its own place.
     Raises ``RuleError`` for an unknown criterion name.
     """
     unknown = [c for c in chain if c not in CRITERIA]
@@ -240,8 +245,10 @@ def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
             values[c.name] = c.compute(entrants, results, ctx)
         else:
             values[c.name] = {e: None for e in entrants}
-    groups: list[list[int]] = [entrants]
-    path: dict[int, list[int]] = {e: [] for e in entrants}
+    out = set(int(e) for e in unranked)
+    ranked = [e for e in entrants if e not in out]
+    groups: list[list[int]] = [ranked] if ranked else []
+    path: dict[int, list[int]] = {e: [] for e in ranked}
     for level, c in enumerate(crits):
         new_groups: list[list[int]] = []
         for g in groups:
@@ -292,8 +299,13 @@ def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
                           ranks)
         row["explanation_zh"], row["explanation_en"] = zh, en
         rows.append(row)
+    for e in (e for e in entrants if e in out):
+        rows.append({"rank": None, "entrant": e, **{c.name: values[c.name][e] for c in crits},
+                     "explanation_zh": "", "explanation_en": ""})
     table = pd.DataFrame(rows, columns=["rank", "entrant", *[c.name for c in crits],
                                         "explanation_zh", "explanation_en"])
+    if out:  # the places stay integers next to the empty ones
+        table["rank"] = table["rank"].astype(object).where(table["rank"].notna(), None)
     return Standings(table=table, chain=crits, seed=seed)
 
 

@@ -53,6 +53,7 @@ from bianpai.engines.swiss_dutch import state_to_trf
 from bianpai.engines.swiss_pairing import (BLACK, BYE_LABEL, LATE_ENTRY_LABELS,
                                            REQUESTED_BYE_LABEL, WHITE, PlayerInfo, allocate_colours, colour_need, edge_cost,
                                            pair_players, player_infos)
+from bianpai.engines.typed_rows import place_of
 
 __all__ = ["IndividualSwiss", "PlayerInfo", "default_rounds", "pair_players", "player_infos",
            "edge_cost", "allocate_colours", "colour_need", "state_to_trf", "BYE_LABEL",
@@ -182,6 +183,8 @@ class IndividualSwiss(BaseModel):
         rows = []
         if st is not None and len(st):
             for rec in st.to_dict("records"):
+                if place_of(rec["rank"]) is None:
+                    continue  # an entrant left without a place (results annulled) has none
                 rows.append({"entrant": int(rec["entrant"]), "pool": None,
                              "place": int(rec["rank"]), "decided_by": "积分编排名次"})
         else:

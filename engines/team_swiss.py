@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bianpai.engines.core import Match, NotReady, Reason, StageState, register_format
 from bianpai.engines.errors import RuleError
 from bianpai.engines.swiss import SwissEntrant, swiss_pairings
+from bianpai.engines.typed_rows import place_of
 
 __all__ = ["TeamSwiss", "swiss_totals"]
 
@@ -97,7 +98,8 @@ class TeamSwiss(BaseModel):
         ``entrant``, ``pool`` (None), ``place``, ``decided_by``."""
         st = state.standings.get(None)
         if st is not None and len(st):
-            pairs = [(int(e), int(r)) for e, r in zip(st["entrant"], st["rank"])]
+            pairs = [(int(e), int(r)) for e, r in zip(st["entrant"], st["rank"])
+                     if place_of(r) is not None]  # no place: results annulled
         else:
             tot = swiss_totals(state, state.rounds_drawn() + 1)
             order = sorted(state.entrants, key=lambda e: (-tot[e.number], e.seed is None,

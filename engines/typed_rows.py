@@ -167,3 +167,9 @@ def is_na(v) -> bool:
     if t in _NEVER_NA:
         return False
     return bool(pd.isna(v))
+
+
+def place_of(v) -> int | None:
+    """A standings ``rank`` cell as an ``int``; ``None`` for an entrant without a place (one
+    the ranking leaves unranked: :func:`bianpai.engines.standings.rank`'s ``unranked``)."""
+    return None if is_na(v) else int(v)

@@ -276,7 +276,14 @@ def test_forfeit_annuls_all_results_of_that_team(event):
     opp = next(r for r in st if r[4] == other)
     assert mine[7] == 0 and mine[11] == 0  # nothing counts: no match played, 0 场分
     pool = [r for r in st if r[2] == mine[2]]
-    assert mine[3] == max(r[3] for r in pool) and "无效" in mine[-1]  # ranked after the rest
+    # not ranked (no 名次, as in 总排名), listed after the rest; the others ranked 1…n-1 among
+    # themselves, each 说明 naming the place of the ranked team below it
+    assert mine[3] is None and "无效" in mine[-1] and pool[-1] == mine
+    placed = pool[:-1]
+    assert [r[3] for r in placed] == sorted(r[3] for r in placed) and placed[0][3] == 1
+    assert max(r[3] for r in placed) <= len(placed)
+    named = [(a, b) for a, b in zip(placed, placed[1:]) if a[3] != b[3]]
+    assert named and all(f"第{b[3]}名" in a[-1] for a, b in named), named
     assert "无效" in next(r for r in rows(event, "对阵")[1:] if r[3] == 1 and team in (r[6], r[8]))[11]
     assert opp[7] <= 1  # the annulled round-1 match is gone from the opponent's record too
 

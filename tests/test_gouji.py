@@ -200,6 +200,12 @@ class TestForfeitAndVoiding:
         assert got == {1: 2, 2: 2, 3: 0}  # 3 keeps nothing from the annulled draw with 4
         assert list(st.entrant[:2]) == [1, 2]  # 净胜分 16 > −8 (2: −16 + 8)
         assert "净胜分" in st.explanation_zh.iloc[0]
+        # the annulled team listed but unranked: the others' places and 说明 are their own
+        # (4 would rank 3rd on its 0 net points, between 2 and 3, were it ranked)
+        un = rank([1, 2, 3, 4], rows, list(GOUJI_TIE_CHAIN), seed=1, unranked=[4]).table
+        assert list(un.entrant) == [1, 2, 3, 4] and list(un["rank"]) == [1, 2, 3, None]
+        assert "第3名" in un.explanation_zh.iloc[1] and un.explanation_zh.iloc[3] == ""
+        assert "第2名" in un.explanation_zh.iloc[0]
         without = annul_forfeits(results, GoujiScoring(forfeit_annuls_all=False))
         assert [r.outcome for r in without] == [r.outcome for r in results]
 
