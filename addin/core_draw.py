@@ -42,6 +42,9 @@ def _scored_or_refuse(ev: CoreEvent) -> None:
             if ev.groups[g.id].drawn:
                 for s in g.stages:
                     ev.results(g, s)
+        if not ev.errors:  # a knockout result changed after a later round was drawn from it
+            from bianpai.addin.core_trust import bracket_conflicts  # noqa: PLC0415
+            ev.errors += bracket_conflicts(ev)
     elif any(ev.groups[g.id].drawn for g in ev.reg.groups):
         # what the scorings refuse in the rows that were read, listed with the reading errors
         from bianpai.addin.core_row_checks import scoring_typed_problems  # noqa: PLC0415

@@ -256,3 +256,43 @@ def check_what_the_event_depends_on(ev: CoreEvent) -> None:
     check_merged_cells(ev)
     check_record_sheets(ev)
     collapse_missing_columns(ev)
+
+
+def bracket_conflicts(ev: CoreEvent) -> list[InputError]:
+    """A knockout match drawn from an earlier match's result (the winner goes on, in a double
+    elimination the loser too) whose sides no longer hold that result's winner or loser: the
+    earlier result was changed after the draw. Places, awards and the next draw would follow
+    the new result through a match that was played by others, so each is an error at the
+    changed result's cell: undo the later draw first (or restore the result). A hand edit of
+    a drawn match that no result contradicts stays the arbiter's (engines.elimination)."""
+    errs: list[InputError] = []
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages:
+            if not hasattr(s.format, "resolution") or not ev.entered(g, s):
+                continue
+            st = ev.state(g, s, with_standings=False)
+            for pool in st.pools():
+                for nd, src, v in s.format.resolution(st, pool).conflicts:
+                    m, won = src.match, src.winner
+                    drawn = next(x for x in st.matches if x.pool == pool and x.label == nd.id)
+                    typed = ev.typed.get((g.id, s.id, *m.key))
+                    # the typed cell of the result: its 逐局成绩 row when typed game by game
+                    where = "" if typed is None or not typed.where else (
+                        typed.where[-1] if typed.game_records() else typed.where[0])
+                    sheet, _, cell = where.partition("!")
+                    a, b = (f"{x}号" if x is not None else "轮空" for x in drawn.sides)
+                    goes = "晋级" if v == won else "负者进入该场"
+                    pool_zh = "" if pool is None else f"{pool}组"
+                    errs.append(InputError(
+                        f"{ev.sname(s)}{pool_zh}第{m.round}轮{m.label or m.table}的成绩（{won}号胜）"
+                        f"与已编排的第{nd.round}轮{nd.id}（{a} 对 {b}）不符：按此成绩应由"
+                        f"{v}号{ev.name_of(g, v)}{goes}。若是改正成绩，请先撤销第{nd.round}轮的编排"
+                        f"（撤销/undo）再改；否则请改回原成绩",
+                        f"the result of {m.label or m.table} (round {m.round}: {won} won) "
+                        f"disagrees with {nd.id} drawn from it ({' v '.join(map(str, drawn.sides))}):"
+                        f" by this result {v} plays there. To correct the result, undo the later "
+                        f"draw first; else restore the result",
+                        sheet=sheet or None, cell=cell or None))
+    return errs

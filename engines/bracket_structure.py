@@ -177,6 +177,10 @@ class Resolution:
     eliminated: dict[int, Resolved] = field(default_factory=dict)
     losses: dict[int, int] = field(default_factory=dict)
     problems: list[Reason] = field(default_factory=list)
+    #: drawn matches whose sides are not who their decided feeders give: (the node, the
+    #: feeder node whose winner or loser is missing from its drawn sides, that entrant) —
+    #: a feeder's result changed after the match was drawn from it
+    conflicts: list[tuple[Node, "Resolved", int]] = field(default_factory=list)
 
 
 def _layout(entrants: list[StageEntrant], mode: str, seed_key: str) -> dict[int, int]:
@@ -236,8 +240,15 @@ def resolve(nodes: Sequence[Node], entrants: list[StageEntrant], matches: Iterab
                 wd_out.append(v)
                 v = None
             clean.append(v)
-        # a drawn match keeps its drawn sides (hand edits win)
+        # a drawn match keeps its drawn sides (hand edits win); a side that a decided
+        # feeder's result gives and the drawn match lacks is a result changed since the draw
         sides = tuple(m.sides) if m is not None else tuple(clean)
+        if m is not None:
+            for (kind, ref), v in zip(nd.sides, clean):
+                src = out.nodes.get(ref) if kind in ("W", "L") else None
+                if src is not None and src.status == "done" and v not in (None, UNKNOWN) \
+                        and v not in sides:
+                    out.conflicts.append((nd, src, v))
         wd_out = [v for v in wd_out if v not in sides]
         if nd.conditional:
             gf1 = out.nodes.get("GF1")

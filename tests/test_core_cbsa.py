@@ -206,6 +206,31 @@ def test_frames_above_the_race_are_named_and_nothing_written(done):
     assert digest(done) == before
 
 
+def test_a_knockout_result_changed_after_the_next_round_is_refused_at_its_cell(done):
+    """A 正赛第二阶段 quarter-final result flipped after the semi-finals were drawn from it: the
+    places, awards and next draw would follow a winner who never played the semi-final, so
+    rank refuses at the changed cell (undo the later draw first), nothing written."""
+    wb = load_workbook(done)
+    ws = wb["成绩"]
+    header = [c.value for c in ws[1]]
+    a, b = header.index("甲方局数") + 1, header.index("乙方局数") + 1
+    row = next(i for i, r in enumerate(ws.iter_rows(min_row=2, values_only=True), start=2)
+               if r[1] == "正赛第二阶段" and r[3] == 1 and r[7] is not None)
+    ws.cell(row, a).value, ws.cell(row, b).value = ws.cell(row, b).value, ws.cell(row, a).value
+    wb.save(done)
+    before = digest(done)
+    res = run("rank", done)
+    assert res.exit_code == 2, res.output
+    out = " ".join(res.output.split())
+    assert f"成绩!{openpyxl.utils.get_column_letter(a)}{row}" in out and "撤销" in out
+    assert "第2轮" in out and "undo the later draw" in out.replace("\n", " ")
+    assert digest(done) == before
+    # restored: accepted again
+    ws.cell(row, a).value, ws.cell(row, b).value = ws.cell(row, b).value, ws.cell(row, a).value
+    wb.save(done)
+    assert run("rank", done).exit_code == 0
+
+
 def test_no_show_loses_a_frame_and_absence_after_15_minutes_forfeits():
     """十六（一）5 "未到场的选手将被判负一局，15分钟后仍未到场视为弃权"."""
     sc = FramesRace()
