@@ -404,7 +404,11 @@ def test_a_player_over_55_is_named_at_check(tmp_path):
         born = dt.date(1959, 9, 19) if name == "乙" else dt.date(1980, 1, 1)
         wb["队员"].append([team, name, "男", born, None, None])
     wb.save(path)
-    assert run("check", path).exit_code == 1  # findings written, check reports them
+    res = run("check", path)
+    assert res.exit_code == 1  # findings written, check reports them
+    # the next step is to correct them, not to draw (the draw refuses them)
+    assert "下一步：可以抽签编排" not in res.output and "当前状态：有 2 处错误" in res.output
+    assert "下一步：请按“校验”表修改" in res.output
     found = rows(path, "校验")[1:]
     assert any(r[0] == "错误" and r[1] == "队员!D3" and "55" in r[2] for r in found)
     res = run("draw", path)

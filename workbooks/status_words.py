@@ -56,8 +56,9 @@ class StatusWords:
                                    "{group_en} is not over: no awards yet")
 
 
-#: the competition core's own sentences
-CORE_WORDS = StatusWords()
+#: the competition core's own sentences; before the first draw the status line names the
+#: roster errors the draw would refuse (eligibility, field size), not "可以抽签编排"
+CORE_WORDS = StatusWords(check_roster=True)
 
 #: the Shenzhen pairs workbook's sentences (its 操作 sheet since the first release): 已报名 4 对，
 #: 尚未抽签; 第1轮成绩未录完：缺 2 桌; 成绩有 1 处错误（首处：…）
