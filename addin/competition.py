@@ -28,7 +28,7 @@ from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L  # noqa: F401
 from bianpai.workbooks.roster_layouts import roster_layout
-from bianpai.addin.core_row_checks import scoring_typed_problems
+from bianpai.addin.core_row_checks import prefilled_problems, scoring_typed_problems
 from bianpai.addin.core_views import shown_layout
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
@@ -306,6 +306,13 @@ class CoreEvent:
             return self._results_cache.setdefault(key, {})
         if getattr(sc, "scope", "match") == "stage":
             out = self._stage_scope_results(g, s)
+        # what the draw wrote into each match's 成绩 row from the regulation (几局胜 of the
+        # round): a blank cell reads as it, another value is an error at its cell
+        prefill = None
+        if getattr(s.format, "entry_prefill", None) is not None:
+            light = StageState(entrants=self.stage_entrants(g, s), matches=self.stage_matches(g, s),
+                               results={}, seed=self.stage_seed(g, s))
+            prefill = lambda m: s.format.entry_prefill(m, light)  # noqa: E731
         for m in ([] if getattr(sc, "scope", "match") == "stage" else self.stage_matches(g, s)):
             if m.is_bye:
                 out[m.key] = sc.bye(m)
@@ -317,6 +324,9 @@ class CoreEvent:
                 forfeits[m.key] = sc.forfeit(m, gone[0])
                 continue
             if typed is None or typed.empty:
+                continue
+            if prefill is not None and (bad := prefilled_problems(self, m, typed, prefill)):
+                self.errors += bad
                 continue
             if not sc.is_complete(typed):
                 for exc in sc.problems(m, typed):

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from bianpai.engines.errors import InputError
+from bianpai.engines.typed_rows import is_na
 from bianpai.workbooks.roster_layouts import roster_layout
 from bianpai.workbooks.tables import cell_of
 
@@ -187,3 +188,33 @@ def scoring_typed_problems(ev: CoreEvent, g, s) -> list[InputError]:
     from bianpai.engines.core import TypedMatch  # noqa: PLC0415
     empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
     return [ev._placed(exc, empty) for exc in check(matches, typed)]
+
+
+def prefilled_problems(ev: CoreEvent, m, typed, prefill) -> list[InputError]:
+    """The per-match values of ``typed`` that the draw prefills (``prefill(m)``: the format's
+    ``entry_prefill``, e.g. 几局胜 from the 规程's races, 十六（二）) against the drawn value: a
+    cleared one is read as the drawn value (set in ``typed.totals``, the same each time);
+    another value is an error at its cell (the match is then not scored)."""
+    errs: list[InputError] = []
+    for k, v in prefill(m).items():
+        if k not in typed.totals or v is None:
+            continue
+        got = typed.totals.get(k)
+        if is_na(got) or (isinstance(got, str) and not got.strip()):
+            typed.totals[k] = v
+            continue
+        try:
+            same = int(str(got).strip()) == int(v)
+        except ValueError:
+            same = False
+        if not same:
+            sheet, _, cell = typed.cells.get(k, "").partition("!")
+            col = next((c for c in ev.lay.results.columns if c.key == k), None)
+            zh, en = (col.zh, col.en) if col is not None else (k, k)
+            errs.append(InputError(
+                f"第{m.round}轮{m.label or f'第{m.table}桌'}的“{zh}”应为 {v}（规程对本轮的规定，"
+                f"抽签时已填入），实际为“{got}”：请改回 {v}；如规程有变，请修改“规程”表",
+                f"round {m.round} {m.label or m.table}: {en} must be {v} (the regulation's "
+                f"value for this round, written by the draw), not {got!r}",
+                sheet=sheet or None, cell=cell or None))
+    return errs

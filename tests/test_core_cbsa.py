@@ -206,6 +206,29 @@ def test_frames_above_the_race_are_named_and_nothing_written(done):
     assert digest(done) == before
 
 
+def test_the_race_the_draw_wrote_is_the_regulations_even_when_cleared_or_edited(done):
+    """十六（二）1 "17局9胜": the draw writes 几局胜 9 on a qualifier row. Cleared, the row is still
+    a race to 9 (7:3 is refused, not read as a race to 7); edited to 99, it is refused at its
+    cell; nothing written either time."""
+    wb = load_workbook(done)
+    ws = wb["成绩"]
+    header = [c.value for c in ws[1]]
+    a, b, race = (header.index(h) + 1 for h in ("甲方局数", "乙方局数", "几局胜"))
+    row = next(i for i, r in enumerate(ws.iter_rows(min_row=2, values_only=True), start=2)
+               if r[1] == "资格赛" and r[2].startswith("男") and r[race - 1] == 9)
+    letter = openpyxl.utils.get_column_letter
+    before = digest(done)
+    for value, frames, cell, words in ((None, (7, 3), a, "9局胜"), (99, (99, 3), race, "应为 9")):
+        ws.cell(row, race).value = value
+        ws.cell(row, a).value, ws.cell(row, b).value = frames
+        wb.save(done)
+        before = digest(done)
+        res = run("rank", done)
+        out = " ".join(res.output.split())
+        assert res.exit_code == 2 and f"成绩!{letter(cell)}{row}" in out and words in out, out
+        assert digest(done) == before
+
+
 def test_a_knockout_result_changed_after_the_next_round_is_refused_at_its_cell(done):
     """A 正赛第二阶段 quarter-final result flipped after the semi-finals were drawn from it: the
     places, awards and next draw would follow a winner who never played the semi-final, so
