@@ -18,7 +18,9 @@ from bianpai.workbooks import layouts as L
 from bianpai.workbooks.log_summaries import RankFacts
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.addin.core_draw import _schedule_rows, _scored_or_refuse, log_corrections
-from bianpai.addin.core_views import shown_layout, style_of, write_core_sheet
+from bianpai.addin.core_places import (PLACE_KEYS, _award_places, _has_awards,  # noqa: F401
+                                      _place_key, final_sheet_rows, stale_ranking)
+from bianpai.addin.core_views import style_of, write_core_sheet
 from bianpai.addin.core_stage_sheets import stage_cut, write_stage_standings
 from bianpai.addin.core_sheets import (CROSSTABLE_FORMATS, write_brackets,
                                        _crosstable, _source_group, _standing_rows,
@@ -79,14 +81,8 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
                  "explanation": r[-1]} for r in part]
         fs = core_final_standings(ev, g)
         if fs is not None:
-            og = _source_group(ev, g)
-            for label in dict.fromkeys(fs["ranking"]):
-                title = ranking_name(ev, g, label)
-                part = fs[fs["ranking"].isna()] if label is None else fs[fs["ranking"] == label]
-                for rec in part.to_dict("records"):
-                    final_rows.append([title, rec["place"], rec["number"],
-                                       ev.name_of(og, rec["number"]), ev.unit_of(og, rec["number"]),
-                                       rec["source"], rec["explanation"]])
+            for title, part in final_sheet_rows(ev, g, fs):
+                final_rows += part
                 data[f"{title} 总排名"] = [
                     {"place": r[1], "number": r[2], "name": r[3], "source": r[5], "explanation": r[6]}
                     for r in final_rows if r[0] == title]
@@ -178,50 +174,6 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     return c.finish(port, result, {"round": upto_round, "seed": given}, ev.lang)
 
 
-def _place_key(row) -> tuple[str, ...]:
-    """(组别, 名次, 号, 名, 单位) of one 总排名 row, as text (what an award is given by)."""
-    return tuple("" if v is None else str(v).removesuffix(".0") for v in list(row)[:5])
-
-
-#: the columns of a ranking sheet an award depends on (组别, 阶段, 小组, 名次, 号, 名, 单位)
-PLACE_KEYS = ("group", "stage", "pool", "rank", "place", "number", "entrant", "name",
-              "entrant_name", "unit")
-
-
-def _award_places(port: WorkbookPort, ev) -> list[tuple[str, ...]]:
-    """The places the awards are given by, as the workbook holds them now: the 总排名 rows
-    (:func:`_place_key`), or — for a style that writes no 总排名 (``SheetSet.final_sheet``
-    False) — the 排名 rows as the style shows them, in the columns of :data:`PLACE_KEYS`
-    (组别, 名次, 序号, 选手, 单位 …). Empty when there is no such sheet. One rule for every
-    style: ``rank`` keeps the award sheets while these are unchanged."""
-    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
-    if style_of(ev.reg).final_sheet:
-        name = find_sheet(port, K.FINAL)
-        if name is None:
-            return []
-        return [_place_key(r) for r in port.read_values(name)[1:]
-                if any(v not in (None, "") for v in r)]
-    lay = shown_layout(ev.reg, ev.lay.standings)
-    name = find_sheet(port, lay)
-    if name is None:
-        return []
-    grid = port.read_values(name)
-    if not grid:
-        return []
-    titles = {t: c.key for c in lay.columns for t in (c.zh, c.en, c.key)}
-    at = [i for i, h in enumerate(grid[0]) if titles.get(str(h or "").strip()) in PLACE_KEYS]
-    return [tuple("" if r[i] is None else str(r[i]).removesuffix(".0")
-                  for i in at if i < len(r)) for r in grid[1:]
-            if any(v not in (None, "") for v in r)]
-
-
-def _has_awards(port: WorkbookPort) -> bool:
-    """Whether an award sheet (奖励, 领奖签收表, 证书) holds rows."""
-    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
-    return any((n := find_sheet(port, lay)) is not None and len(port.read_values(n)) > 1
-               for lay in (L.AWARDS, L.AWARD_RECEIPTS, L.CERTIFICATES))
-
-
 def _number(v):
     """A criterion value for JSON: an int when whole, else a float (6, 1.5)."""
     d = Decimal(str(v))
@@ -270,6 +222,9 @@ def core_awards(port: WorkbookPort):
         raise InputErrors(ev.errors)
     if ev.reg.awards is None:
         raise RuleError("本规程没有奖励设置", "this regulation has no awards")
+    stale = stale_ranking(port, ev)
+    if stale is not None:
+        raise InputErrors([stale])
     parts, entries, errs = [], {}, []
     typed = _typed_places(ev, errs)
     for g in ev.reg.groups:

@@ -135,6 +135,25 @@ def test_demo_workbook_converts_to_pdf(tmp_path):
     res = run("demo", "--out", out)
     assert res.exit_code == 0, res.output
     assert res.output.count("抽签编排完成") == 1, res.output
+    # a result changed after the last rank: awards would contradict 排名, so it refuses (no
+    # write) until rank is pressed again
+    changed = tmp_path / "changed.xlsx"
+    shutil.copy(out, changed)
+    wb = load_workbook(changed)
+    ws = wb["成绩"]
+    head = [c.value for c in ws[1]]
+    ns, ew, pts = (head.index(h) + 1 for h in ("南北序号", "东西序号", "南北得分"))
+    for r in range(2, ws.max_row + 1):
+        if ws.cell(r, 1).value == "男子双人赛" and 1 in (ws.cell(r, ns).value, ws.cell(r, ew).value):
+            ws.cell(r, pts).value = 3 if ws.cell(r, ns).value == 1 else -3  # pair 1 on top
+    wb.save(changed)
+    from tests.helpers import digest
+    before = digest(changed)
+    res = run("awards", changed)
+    text = " ".join(res.output.split())
+    assert res.exit_code == 2 and "不是当前成绩的排名" in text and "请先点“计算排名”" in text, text
+    assert digest(changed) == before
+    assert run("rank", changed).exit_code == 0 and run("awards", changed).exit_code == 0
     if shutil.which("soffice") is None:
         pytest.skip("LibreOffice not installed")
     subprocess.run(["soffice", "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path),

@@ -254,6 +254,26 @@ def test_a_knockout_result_changed_after_the_next_round_is_refused_at_its_cell(d
     assert run("rank", done).exit_code == 0
 
 
+def test_awards_refuse_a_final_ranking_older_than_the_results(done):
+    """The final's result corrected after rank: 总排名 no longer gives the places the results
+    give, so awards refuses (nothing written) until rank is pressed again."""
+    wb = load_workbook(done)
+    ws = wb["成绩"]
+    header = [c.value for c in ws[1]]
+    a, b = header.index("甲方局数") + 1, header.index("乙方局数") + 1
+    last = max(r[3] for r in ws.iter_rows(min_row=2, values_only=True) if r[1] == "正赛第二阶段")
+    row = next(i for i, r in enumerate(ws.iter_rows(min_row=2, values_only=True), start=2)
+               if r[1] == "正赛第二阶段" and r[3] == last and r[4] == 1)
+    ws.cell(row, a).value, ws.cell(row, b).value = ws.cell(row, b).value, ws.cell(row, a).value
+    wb.save(done)
+    before = digest(done)
+    res = run("awards", done)
+    out = " ".join(res.output.split())
+    assert res.exit_code == 2 and "总排名" in out and "不是当前成绩的排名" in out, out
+    assert digest(done) == before
+    assert run("rank", done).exit_code == 0 and run("awards", done).exit_code == 0
+
+
 def test_no_show_loses_a_frame_and_absence_after_15_minutes_forfeits():
     """十六（一）5 "未到场的选手将被判负一局，15分钟后仍未到场视为弃权"."""
     sc = FramesRace()
