@@ -264,13 +264,16 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
         added += _append_entry_rows(ev, relisted)
         notes.append(f"对阵已手工调整：{'、'.join(f'{ev.gname(g)}第{m.round}轮第{m.table}桌' for g, _s, m in relisted)}"
                      f"，已为其新增成绩行")
-    parts: dict[str, int] = {}
+    parts: dict[str, list[int]] = {}  # matches to play, byes (a bye is no 场 to play)
     for g, s, m in new:
         k = f"{ev.gname(g)}{ev.sname(s)}第{m.round}轮"
-        parts[k] = parts.get(k, 0) + 1
-    summary = "；".join(f"{k}（{n} 场）" for k, n in parts.items()) or "抽签完成"
+        parts.setdefault(k, [0, 0])[1 if m.is_bye else 0] += 1
+    summary = "；".join(f"{k}（{n} 场{f'，轮空 {b}' if b else ''}）"
+                       for k, (n, b) in parts.items()) or "抽签完成"
+    byes = sum(b for _n, b in parts.values())
     result = c.CommandResult("draw", f"编排完成：{summary}" + "".join(f"；{n}" for n in notes),
-                             f"drawn: {len(new)} matches", seed=seed)
+                             f"drawn: {len(new) - byes} matches"
+                             + (f", {byes} byes" if byes else ""), seed=seed)
     if style_of(ev.reg).draw_summary is not None:  # the workbook style's own sentence
         facts = _draw_facts(ev, new, seed_of, added, relisted, core_notes)
         result.summary_zh, result.summary_en = style_of(ev.reg).draw_summary(facts)

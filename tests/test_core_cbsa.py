@@ -402,7 +402,12 @@ def test_withdrawn_qualifier_forfeits_and_the_opponent_goes_on(tmp_path):
     port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), _people_roster(reg, 5, {"open": 42}),
                      start_row=2)
     port.save()
-    assert run("draw", path, "--seed", 9).exit_code == 0
+    res = run("draw", path, "--seed", 9)
+    assert res.exit_code == 0
+    # the summary counts the matches to play, the byes apart (as 对阵 lists them)
+    drawn = [r for r in rows(path, "对阵")[1:] if r[1] == "资格赛"]
+    played, byes = (sum(1 for r in drawn if (r[8] is None) == bye) for bye in (False, True))
+    assert byes and f"资格赛第1轮（{played} 场，轮空 {byes}）" in " ".join(res.output.split())
     # a women's flight (played to its winner here, so it has a round 2)
     first = next(r for r in rows(path, "对阵")[1:] if r[1] == "资格赛" and r[8] is not None
                  and r[2].startswith("女"))
