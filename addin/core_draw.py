@@ -226,6 +226,9 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
                     break
                 continue
             new += [(g, s, m) for m in ms]
+            miss = ev.missing(g, s)
+            if ms and miss:  # pools drawn on while another waits for results: say which
+                errs.append(_missing_reason(ev, g, s, miss))
             if not runs_beside_next(g, s):
                 break  # one running stage per group at a time (the next waits for advance)
     if errs and not new and not seed_of:

@@ -227,6 +227,21 @@ def _finish_round(path: Path, rnd: int, pattern=HOME_WINS) -> None:
     _type_games(path, todo, [pattern] * len(todo))
 
 
+def test_a_pool_waiting_for_a_result_is_named_when_the_others_are_drawn(event):
+    """七（一）1 pools play on independently: with one C组 table of round 1 untyped, draw makes
+    round 2 of A and B and says that C waits for that table (not silently)."""
+    games = rows(event, "逐局成绩")
+    left = next(r for r in games[1:] if r[2] == "C" and r[3] == 1)
+    todo = [i for i, r in enumerate(games[1:], start=2) if r[3] == 1 and r[6] is None
+            and not (r[2] == "C" and r[4] == left[4])]
+    _type_games(event, todo, [HOME_WINS] * len(todo))
+    res = run("draw", event)
+    out = " ".join(res.output.split())
+    assert res.exit_code == 0, out
+    assert {r[2] for r in rows(event, "对阵")[1:] if r[3] == 2} == {"A", "B"}
+    assert f"C组第1轮第{left[4]}桌" in out and "未编排" in out, out
+
+
 def test_a_hand_edited_pairing_is_honoured(event):
     """Issue 12 (and the core's one path): an arbiter swaps two opponents in 对阵 and the
     results sheets; the edit is what is scored, and a team twice in a round is refused."""
