@@ -307,9 +307,14 @@ def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
                                                 r.attrs.get("sheet", K.ROSTER.zh), listed)
                 out += [("error", e) for e in dups]
                 out += [f for f in team_eligibility_findings(view) if f[1].where not in cells]
-    # a finding about a shared sheet (队员) is found once per group: list it once
+    # a finding about a shared sheet (队员) is found once per group: list it once; one at a
+    # cell without column letter (报名!?2) follows from a column the sheet lacks, already
+    # named at its header row (“报名”表缺少“姓名”列): not repeated for every row
     seen: set[tuple] = set()
     unique = []
+    headless = {e.sheet for _sev, e in out if e.cell == "1:1"}
+    out = [(sev, e) for sev, e in out
+           if not (str(e.cell or "").startswith("?") and e.sheet in headless)]
     for sev, e in out:
         key = (sev, e.where, e.zh)
         if key not in seen:

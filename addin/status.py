@@ -56,10 +56,10 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
     the words its workbook style declares (:class:`bianpai.workbooks.status_words.StatusWords`)."""
     from bianpai.addin.core_views import style_of  # noqa: PLC0415
     words = style_of(ev.reg).status_words
+    if ev.errors:  # before "empty": a roster whose 姓名 header was renamed reads as no rows
+        return _core_errors(ev, words)
     if ev.roster.empty:
         return "报名表为空", "请填写报名表，然后点“检查名单”"
-    if ev.errors:
-        return _core_errors(ev, words)
     if not any(g.stages for g in ev.reg.groups):  # every group's places typed (名次录入)
         if _rows(port, L.PLACINGS) == 0:
             return f"已报名 {len(ev.roster)} 行，名次尚未录入", "请在“名次录入”表填写名次，然后点“奖励分配”"

@@ -387,6 +387,31 @@ def test_stage2_seeds_by_frame_rate_then_ranking_then_lots():
     assert order == [r["number"] for r in _seed_by(ev, g, s, None, st, rule, blk, 7, 0)]
 
 
+def test_a_renamed_roster_header_is_one_error_at_the_header(tmp_path):
+    """报名's 姓名 header renamed: check names the missing column once, at row 1, not "姓名不能为空"
+    at a cell without column letter for every one of the 42 rows; the status says so too."""
+    from bianpai.addin.core_demo import _people_roster
+    from bianpai.workbooks import layouts as L
+    from bianpai.workbooks.tables import find_sheet
+    path = tmp_path / "e.xlsx"
+    reg = small_regulation()
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    port = OpenpyxlPort(path, command="roster")
+    port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), _people_roster(reg, 5, {"open": 42}),
+                     start_row=2)
+    port.save()
+    wb = load_workbook(path)
+    ws = wb["报名"]
+    col = next(c.column for c in ws[1] if c.value == "姓名")
+    ws.cell(1, col).value = "名字"
+    wb.save(path)
+    res = run("check", path)
+    out = " ".join(res.output.split())
+    assert res.exit_code == 1 and "错误 1 处" in out and "报名!1:1" in out and "姓名" in out, out
+    assert "!?" not in out and "报名表为空" not in out
+    assert [r[1] for r in rows(path, "校验")[1:]] == ["报名!1:1"]
+
+
 def test_withdrawn_qualifier_forfeits_and_the_opponent_goes_on(tmp_path):
     """十六（一）5 / 退赛: a player withdrawn before round 1 loses that match by forfeit (no frames,
     so 胜率 is untouched) and the opponent is drawn into round 2; played results stay."""
