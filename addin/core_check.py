@@ -13,7 +13,7 @@ from bianpai.addin.core_eligibility import eligibility_findings
 from bianpai.addin.core_members import duplicate_players, listed_players
 from bianpai.addin.core_numbers import numbers_problems
 from bianpai.addin.core_team_eligibility import team_eligibility_findings
-from bianpai.engines.errors import InputError
+from bianpai.engines.errors import InputError, InputErrors
 from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
@@ -230,6 +230,15 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
             continue
         if len(rows) < 2:
             continue
+        first = g.stages[0] if g.stages else None
+        if first is not None and first.pools is not None and first.pools.method == "by_column" \
+                and g.sub_entrants is None:  # a roster value no pool takes: named at check
+            from bianpai.addin.core_numbers import _number_teams  # noqa: PLC0415
+            try:
+                _number_teams(ev, g, 0)
+            except InputErrors as exc:
+                errs += exc.errors
+                continue
         for s, split in _stage_sizes(ev, g):
             setting = (f"groups[{ev.reg.groups.index(g)}].stages[{g.stages.index(s)}].format"
                        f"（{ev.sname(s)} › 赛制）")

@@ -120,10 +120,13 @@ def _pools_by_column(ev: CoreEvent, first: Stage, teams: list[dict], rng) -> lis
         v = t["_rec"].get(by)
         v = None if v is None else str(v).strip()
         if v not in labels_by:
+            title = next((c for c in roster_layout(ev.reg.roster_layout).table.columns
+                          if c.key == by), None)
+            zh, en = (title.zh, title.en) if title is not None else (by, by)
             errs.append(InputError(
-                f"“{t['name']}”的{by}“{v or ''}”不能分入{ev.sname(first)}的小组（应为："
+                f"“{t['name']}”的{zh}“{v or ''}”不能分入{ev.sname(first)}的小组（应为："
                 + "、".join(labels_by) + "）",
-                f"{t['name']}: {by} {v!r} has no pool (expected one of {', '.join(labels_by)})",
+                f"{t['name']}: {en} {v!r} has no pool (expected one of {', '.join(labels_by)})",
                 sheet=sheet, cell=cell_of(ev.roster, t["roster_row"], by)))
             continue
         playing.append((v, t))

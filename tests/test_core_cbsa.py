@@ -387,19 +387,40 @@ def test_stage2_seeds_by_frame_rate_then_ranking_then_lots():
     assert order == [r["number"] for r in _seed_by(ev, g, s, None, st, rule, blk, 7, 0)]
 
 
-def test_a_renamed_roster_header_is_one_error_at_the_header(tmp_path):
-    """报名's 姓名 header renamed: check names the missing column once, at row 1, not "姓名不能为空"
-    at a cell without column letter for every one of the 42 rows; the status says so too."""
+def _small_event(path: Path) -> Path:
+    """A new workbook of :func:`small_regulation` with the demo's 42 players typed in 报名."""
     from bianpai.addin.core_demo import _people_roster
     from bianpai.workbooks import layouts as L
     from bianpai.workbooks.tables import find_sheet
-    path = tmp_path / "e.xlsx"
     reg = small_regulation()
     commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
     port = OpenpyxlPort(path, command="roster")
     port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), _people_roster(reg, 5, {"open": 42}),
                      start_row=2)
     port.save()
+    return path
+
+
+def test_a_gender_no_flight_takes_is_named_at_check(tmp_path):
+    """十六（二）1 flights by 性别: a player whose 性别 is "M" (or empty) has no flight; check names
+    the cell (the draw would refuse it), in the sheet's own word for the column."""
+    path = _small_event(tmp_path / "e.xlsx")
+    wb = load_workbook(path)
+    ws = wb["报名"]
+    col = next(c.column for c in ws[1] if c.value == "性别")
+    ws.cell(5, col).value = "M"
+    wb.save(path)
+    res = run("check", path)
+    out = " ".join(res.output.split())
+    cell = f"报名!{openpyxl.utils.get_column_letter(col)}5"
+    assert res.exit_code == 1 and cell in out and "性别“M”不能分入" in out, out
+    assert run("draw", path).exit_code == 2
+
+
+def test_a_renamed_roster_header_is_one_error_at_the_header(tmp_path):
+    """报名's 姓名 header renamed: check names the missing column once, at row 1, not "姓名不能为空"
+    at a cell without column letter for every one of the 42 rows; the status says so too."""
+    path = _small_event(tmp_path / "e.xlsx")
     wb = load_workbook(path)
     ws = wb["报名"]
     col = next(c.column for c in ws[1] if c.value == "姓名")
@@ -417,16 +438,8 @@ def test_withdrawn_qualifier_forfeits_and_the_opponent_goes_on(tmp_path):
     so 胜率 is untouched) and the opponent is drawn into round 2; played results stay."""
     import random
 
-    from bianpai.addin.core_demo import _fill_match_results, _people_roster
-    from bianpai.workbooks import layouts as L
-    from bianpai.workbooks.tables import find_sheet
-    path = tmp_path / "e.xlsx"
-    reg = small_regulation()
-    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
-    port = OpenpyxlPort(path, command="roster")
-    port.append_rows(find_sheet(port, L.ROSTER_PEOPLE), _people_roster(reg, 5, {"open": 42}),
-                     start_row=2)
-    port.save()
+    from bianpai.addin.core_demo import _fill_match_results
+    path = _small_event(tmp_path / "e.xlsx")
     res = run("draw", path, "--seed", 9)
     assert res.exit_code == 0
     # the summary counts the matches to play, the byes apart (as 对阵 lists them)
