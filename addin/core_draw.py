@@ -34,15 +34,16 @@ from bianpai.addin.core_records import write_book_record
 
 # ------------------------------------------------------------------------------ draw
 
-def _scored_or_refuse(ev: CoreEvent) -> None:
-    """Raise ``InputErrors`` for every bad cell: those found reading the workbook and those the
-    scorings find in the typed results (a seat typed twice, 局分 the table cannot give …)."""
+def _scored_or_refuse(ev: CoreEvent, *, brackets: bool = True) -> None:
+    """Raise ``InputErrors`` for every bad cell: those found reading the workbook, those the
+    scorings find in the typed results (a seat typed twice …) and (``brackets``; a draw learns
+    it from its next round) a knockout result changed after a later round was drawn from it."""
     if not ev.errors:
         for g in ev.reg.groups:
             if ev.groups[g.id].drawn:
                 for s in g.stages:
                     ev.results(g, s)
-        if not ev.errors:  # a knockout result changed after a later round was drawn from it
+        if not ev.errors and brackets:
             from bianpai.addin.core_trust import bracket_conflicts  # noqa: PLC0415
             ev.errors += bracket_conflicts(ev)
     elif any(ev.groups[g.id].drawn for g in ev.reg.groups):
@@ -156,7 +157,7 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
     if redraw:
         from bianpai.addin.core_redraw import refuse_or_forget  # noqa: PLC0415
         forgot = refuse_or_forget(ev)
-    _scored_or_refuse(ev)
+    _scored_or_refuse(ev, brackets=False)  # a changed knockout result: next_round says so
     warnings: list[InputError] = []
     # a group without stages (its events run in another workbook, or places typed) is checked,
     # never drawn
@@ -209,6 +210,9 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
                 ms = whole(st) if whole is not None else \
                     s.format.next_round(st, rng_for(seed, g.id, s.id, st.rounds_drawn() + 1))
             except NotReady as exc:
+                if any(r.code == "result_changed" for r in exc.reasons):  # at the result's cell
+                    from bianpai.addin.core_trust import bracket_conflicts  # noqa: PLC0415
+                    raise InputErrors(bracket_conflicts(ev, [(g, s)])) from None
                 miss = ev.missing(g, s)
                 errs.append(_missing_reason(ev, g, s, miss) if miss else InputError(
                     *not_ready_words(ev_sheets.status_words, exc.reasons),

@@ -258,18 +258,21 @@ def check_what_the_event_depends_on(ev: CoreEvent) -> None:
     collapse_missing_columns(ev)
 
 
-def bracket_conflicts(ev: CoreEvent) -> list[InputError]:
+def bracket_conflicts(ev: CoreEvent, stages: list | None = None) -> list[InputError]:
     """A knockout match drawn from an earlier match's result (the winner goes on, in a double
     elimination the loser too) whose sides no longer hold that result's winner or loser: the
     earlier result was changed after the draw. Places, awards and the next draw would follow
     the new result through a match that was played by others, so each is an error at the
     changed result's cell: undo the later draw first (or restore the result). A hand edit of
-    a drawn match that no result contradicts stays the arbiter's (engines.elimination)."""
+    a drawn match that no result contradicts stays the arbiter's (engines.elimination).
+    ``stages``: (group, stage) pairs to look at (default: every one)."""
     errs: list[InputError] = []
     for g in ev.reg.groups:
         if not ev.groups[g.id].drawn:
             continue
         for s in g.stages:
+            if stages is not None and (g, s) not in stages:
+                continue
             if not hasattr(s.format, "resolution") or not ev.entered(g, s):
                 continue
             st = ev.state(g, s, with_standings=False)

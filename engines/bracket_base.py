@@ -92,6 +92,11 @@ class _Bracket(BaseModel):
         for pool in state.pools():
             res = self.resolution(state, pool, rng)
             reasons.extend(res.problems)
+            for nd, src, v in res.conflicts:  # a feeder's result changed after nd was drawn
+                reasons.append(Reason(
+                    "result_changed", f"{src.node.id} 的成绩与已编排的 {nd.id} 不符（{v}号未列入）",
+                    f"the result of {src.node.id} disagrees with {nd.id} drawn from it ({v} "
+                    f"is not in it)"))
             missing = [m for m in state.missing() if m.pool == pool]
             nxt = self._next_round_of(res)
             if nxt is None:

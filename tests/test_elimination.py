@@ -497,6 +497,33 @@ def test_a_final_nobody_plays_leaves_the_title_vacant():
     assert pl.loc[2, "place"] == 4 and pl.loc[1, "decided_by"] == "第2轮退赛"
 
 
+def test_a_result_changed_after_the_next_round_was_drawn_is_not_drawn_on():
+    """A quarter-final result flipped once its semi-final is drawn: the semi-final lacks the
+    new winner, so the next round is not drawn from it (``result_changed``) and the resolution
+    names the node, its feeder and the entrant missing; a hand edit of the semi-final that no
+    result contradicts (the old winner put back) is drawn on as before."""
+    fmt = SingleElimination(seeding="standard")
+    state = StageState(seeded(8), seed=3)
+    qf = fmt.next_round(state, random.Random(0))
+    state.matches.extend(qf)
+    for m in qf:
+        state.results[m.key] = won(m, min(m.entrants))
+    sf = fmt.next_round(state, random.Random(0))
+    state.matches.extend(sf)
+    for m in sf:
+        state.results[m.key] = won(m, min(m.entrants))
+    m = qf[0]
+    state.results[m.key] = won(m, max(m.entrants))  # flipped after SF was drawn
+    with pytest.raises(NotReady) as exc:
+        fmt.next_round(state, random.Random(0))
+    assert [r.code for r in exc.value.reasons] == ["result_changed"]
+    (nd, src, v), = fmt.resolution(state).conflicts
+    assert src.node.id == m.label and v == max(m.entrants) and nd.round == 2
+    state.results[m.key] = won(m, min(m.entrants))  # restored
+    assert not fmt.resolution(state).conflicts
+    assert len(fmt.next_round(state, random.Random(0))) >= 1
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(sizes=st.lists(st.integers(1, 8), min_size=1, max_size=4), seed=st.integers(0, 10 ** 6))
 def test_double_elimination_invariants(sizes, seed):
