@@ -36,8 +36,7 @@ def stale_ranking(port: WorkbookPort, ev) -> InputError | None:
     then contradict 总排名/排名). ``None`` while nothing is ranked yet or the places hold.
     With 总排名 (read back through the style's view): each entrant's place there against the
     final standings now; a style without 总排名: its 排名 (:func:`_award_places`) against the
-    排名 a ``rank`` run on a :class:`~bianpai.workbooks.scratch_port.ScratchPort` gives
-    (nothing written)."""
+    排名 rows ``rank`` would write now (:func:`_standings_grid`)."""
     if not _award_places(port, ev):
         return None
     if style_of(ev.reg).final_sheet:
@@ -53,11 +52,8 @@ def stale_ranking(port: WorkbookPort, ev) -> InputError | None:
                for _t, rows in final_sheet_rows(ev, g, fs) for r in rows}
         sheet = ev.sheet(K.FINAL)
     else:
-        from bianpai.addin.core_results import core_rank  # noqa: PLC0415 - it imports this
-        from bianpai.workbooks.scratch_port import ScratchPort  # noqa: PLC0415
-        scratch = ScratchPort(port)
-        core_rank(scratch)
-        rows, fresh = _award_places(port, ev), _award_places(scratch, ev)
+        lay = shown_layout(ev.reg, ev.lay.standings)
+        rows, fresh = _award_places(port, ev), _places_in(_standings_grid(ev), lay)
         if rows == fresh:
             return None
         i = next((i for i, (a, b) in enumerate(zip(rows, fresh)) if a != b),
@@ -112,7 +108,11 @@ def _award_places(port: WorkbookPort, ev) -> list[tuple[str, ...]]:
     name = find_sheet(port, lay)
     if name is None:
         return []
-    grid = port.read_values(name)
+    return _places_in(port.read_values(name), lay)
+
+
+def _places_in(grid: list[list], lay) -> list[tuple[str, ...]]:
+    """The :data:`PLACE_KEYS` columns of a ranking sheet's rows (header first) as text."""
     if not grid:
         return []
     titles = {t: c.key for c in lay.columns for t in (c.zh, c.en, c.key)}
@@ -127,3 +127,28 @@ def _has_awards(port: WorkbookPort) -> bool:
     from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
     return any((n := find_sheet(port, lay)) is not None and len(port.read_values(n)) > 1
                for lay in (L.AWARDS, L.AWARD_RECEIPTS, L.CERTIFICATES))
+
+
+def _standings_grid(ev) -> list[list]:
+    """The 排名 sheet (header, then rows, as the style shows it) that ``rank`` would write from
+    the results as typed now: every entered stage's standings (the lots of typed-number groups
+    drawn with the seed ``rank`` logs by default)."""
+    from bianpai.addin.core_numbers import seed_typed_groups  # noqa: PLC0415
+    from bianpai.addin.core_results import _rank_seed  # noqa: PLC0415 - it imports this
+    from bianpai.addin.core_sheets import _standing_rows  # noqa: PLC0415
+    seed_typed_groups(ev, _rank_seed(ev, None))
+    crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
+    rows, extras = [], []
+    for g in ev.reg.groups:
+        if not ev.groups[_source_group(ev, g).id].drawn:
+            continue
+        for s in g.stages:
+            if ev.entered(g, s):
+                rows += _standing_rows(ev, g, s, crit_cols, None, extras)
+    v = style_of(ev.reg).view(ev.reg, ev.lay.standings.key)
+    if v is None:
+        return [ev.lay.standings.headers(ev.lang), *rows]
+    extra = extras if len(extras) == len(rows) else None
+    shown = v.shown(ev.lay.standings)
+    return [shown.headers(ev.lang), *v.rows(ev.lay.standings, rows, ev.lang, extra),
+            *v.below_rows(ev.lay.standings, rows, ev.lang, extra)]
