@@ -326,3 +326,14 @@ def _grown_dimension(xml: str) -> str:
 def type_numbers(path: Path, sheet: str, cells: dict[tuple[int, str], float]) -> None:
     """:func:`type_cells` of numbers."""
     type_cells(path, sheet, cells)
+
+
+def awards_wait_for_rank(path: Path, run, *words: str) -> None:
+    """``awards`` on ``path`` refuses (exit 2, every one of ``words`` in its message, the file
+    unchanged); after ``rank`` it runs. ``run``: the CLI runner of the calling test module."""
+    before = digest(path)
+    res = run("awards", path)
+    text = " ".join(res.output.split())
+    assert res.exit_code == 2 and all(w in text for w in words), text
+    assert digest(path) == before
+    assert run("rank", path).exit_code == 0 and run("awards", path).exit_code == 0

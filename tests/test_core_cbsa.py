@@ -28,7 +28,7 @@ from bianpai.engines.errors import RuleError
 from bianpai.engines.knockout_scoring import FramesRace
 from bianpai.templates.presets_io import load_preset
 from bianpai.workbooks.openpyxl_port import OpenpyxlPort
-from tests.helpers import digest
+from tests.helpers import awards_wait_for_rank, digest
 from tests.helpers import sheet_rows as rows
 from tests.test_cli_flow import run
 from bianpai.workbooks.lazy_edit import load_workbook
@@ -266,12 +266,7 @@ def test_awards_refuse_a_final_ranking_older_than_the_results(done):
                if r[1] == "正赛第二阶段" and r[3] == last and r[4] == 1)
     ws.cell(row, a).value, ws.cell(row, b).value = ws.cell(row, b).value, ws.cell(row, a).value
     wb.save(done)
-    before = digest(done)
-    res = run("awards", done)
-    out = " ".join(res.output.split())
-    assert res.exit_code == 2 and "总排名" in out and "不是当前成绩的排名" in out, out
-    assert digest(done) == before
-    assert run("rank", done).exit_code == 0 and run("awards", done).exit_code == 0
+    awards_wait_for_rank(done, run, "总排名", "不是当前成绩的排名")
 
 
 def test_no_show_loses_a_frame_and_absence_after_15_minutes_forfeits():
@@ -401,17 +396,23 @@ def _small_event(path: Path) -> Path:
     return path
 
 
-def test_a_gender_no_flight_takes_is_named_at_check(tmp_path):
-    """十六（二）1 flights by 性别: a player whose 性别 is "M" (or empty) has no flight; check names
-    the cell (the draw would refuse it), in the sheet's own word for the column."""
+def _checked_after(tmp_path: Path, header: str, row: int, value):
+    """:func:`_small_event` with its 报名 cell at ``row`` of the column headed ``header`` set to
+    ``value``, then checked: (the workbook, the result, its output on one line, the column)."""
     path = _small_event(tmp_path / "e.xlsx")
     wb = load_workbook(path)
     ws = wb["报名"]
-    col = next(c.column for c in ws[1] if c.value == "性别")
-    ws.cell(5, col).value = "M"
+    col = next(c.column for c in ws[1] if c.value == header)
+    ws.cell(row, col).value = value
     wb.save(path)
     res = run("check", path)
-    out = " ".join(res.output.split())
+    return path, res, " ".join(res.output.split()), col
+
+
+def test_a_gender_no_flight_takes_is_named_at_check(tmp_path):
+    """十六（二）1 flights by 性别: a player whose 性别 is "M" (or empty) has no flight; check names
+    the cell (the draw would refuse it), in the sheet's own word for the column."""
+    path, res, out, col = _checked_after(tmp_path, "性别", 5, "M")
     cell = f"报名!{openpyxl.utils.get_column_letter(col)}5"
     assert res.exit_code == 1 and cell in out and "性别“M”不能分入" in out, out
     assert run("draw", path).exit_code == 2
@@ -420,14 +421,7 @@ def test_a_gender_no_flight_takes_is_named_at_check(tmp_path):
 def test_a_renamed_roster_header_is_one_error_at_the_header(tmp_path):
     """报名's 姓名 header renamed: check names the missing column once, at row 1, not "姓名不能为空"
     at a cell without column letter for every one of the 42 rows; the status says so too."""
-    path = _small_event(tmp_path / "e.xlsx")
-    wb = load_workbook(path)
-    ws = wb["报名"]
-    col = next(c.column for c in ws[1] if c.value == "姓名")
-    ws.cell(1, col).value = "名字"
-    wb.save(path)
-    res = run("check", path)
-    out = " ".join(res.output.split())
+    path, res, out, _col = _checked_after(tmp_path, "姓名", 1, "名字")
     assert res.exit_code == 1 and "错误 1 处" in out and "报名!1:1" in out and "姓名" in out, out
     assert "!?" not in out and "报名表为空" not in out
     assert [r[1] for r in rows(path, "校验")[1:]] == ["报名!1:1"]
