@@ -75,16 +75,25 @@ class _GroupView:
 
 def roster_problems(ev: CoreEvent) -> list[InputError]:
     """Structural roster problems: a team number typed twice in a group, a team name twice,
-    a group with fewer than two teams."""
+    a 种子 given twice, a group with fewer than two teams."""
     errs: list[InputError] = []
     r = ev.roster
     sheet = r.attrs.get("sheet", K.ROSTER.zh)
     seen_n: dict[tuple, int] = {}
     seen_name: dict[tuple, int] = {}
+    seen_seed: dict[tuple, int] = {}  # 种子 orders the seeded entrants: one entrant per value
     for row, rec in records(r):
         gid = rec["group_id"]
         if gid is None:
             continue
+        seed = rec.get("seed")
+        if seed is not None and (gid, seed) in seen_seed:
+            was = seen_seed[(gid, seed)]
+            errs.append(InputError(f"种子 {seed} 在本组重复（另见第{was}行）：每个种子序号只能给一个参赛者",
+                                   f"seed {seed} repeated in the group (see row {was})",
+                                   sheet=sheet, cell=cell_of(r, row, "seed")))
+        elif seed is not None:
+            seen_seed[(gid, seed)] = row
         if rec["number"] is not None:
             k = (gid, rec["number"])
             if k in seen_n:
@@ -275,6 +284,8 @@ def structure_warnings(ev: CoreEvent) -> list[InputError]:
     sheet = r.attrs.get("sheet", K.ROSTER.zh)
     for gi, g in enumerate(ev.reg.groups):
         rows = list(r.index[r["group_id"] == g.id])
+        if rows and not ev.groups[g.id].drawn:
+            out += _cancelled_warning(ev, g, len(rows), sheet, f"A{rows[0]}:A{rows[-1]}")
         if len(rows) < 2 or ev.groups[g.id].drawn:
             continue
         for s, split in _stage_sizes(ev, g):
@@ -352,3 +363,21 @@ def core_check(port: WorkbookPort):
     # the line a fresh reading of the saved workbook gives
     result.status_event = ev
     return c.finish(port, result, {}, ev.lang)
+
+
+def _cancelled_warning(ev: CoreEvent, g: Group, n: int, sheet: str, where: str
+                       ) -> list[InputError]:
+    """A field smaller than the award rules' ``cancel_below`` (鄂托克旗 九（三）1 "不足3人（队）
+    取消该项目"): said at check, before the event is drawn and played, not first by awards."""
+    block = ev.reg.awards.group_for(g.name_zh) if ev.reg.awards is not None else None
+    if block is None or not block.is_cancelled(n):
+        return []
+    least = block.places_by_entries.cancel_below
+    zh, en = {"individual": ("人", "players"), "pair": ("对", "pairs")}.get(
+        g.entrant, ("队", "teams"))
+    clause = block.places_by_entries.clause
+    return [InputError(
+        f"{ev.gname(g)}报名 {n} {zh}，不足 {least} {zh}：按规程{f'（{clause}）' if clause else ''}"
+        f"该项目取消，不录取名次、不发奖；如仍比赛，请说明理由后抽签",
+        f"{g.name_en or g.id}: {n} {en}, fewer than {least}: the regulation cancels the event "
+        f"(no places, no awards)", sheet=sheet, cell=where)]

@@ -418,6 +418,22 @@ def test_a_gender_no_flight_takes_is_named_at_check(tmp_path):
     assert run("draw", path).exit_code == 2
 
 
+def test_a_seed_given_twice_is_named_at_check(tmp_path):
+    """十六（三）2 seeds the draw by 种子: two players given one 种子 would leave the order to chance;
+    check names the second one's cell."""
+    path = _small_event(tmp_path / "e.xlsx")
+    wb = load_workbook(path)
+    ws = wb["报名"]
+    col = next(c.column for c in ws[1] if c.value == "种子")
+    ws.cell(3, col).value = ws.cell(4, col).value = 77  # a 种子 nobody else has
+    wb.save(path)
+    res = run("check", path)
+    out = " ".join(res.output.split())
+    cell = f"报名!{openpyxl.utils.get_column_letter(col)}4"
+    assert res.exit_code == 1 and cell in out and "种子 77 在本组重复（另见第3行）" in out, out
+    assert out.count("在本组重复") == 1
+
+
 def test_a_renamed_roster_header_is_one_error_at_the_header(tmp_path):
     """报名's 姓名 header renamed: check names the missing column once, at row 1, not "姓名不能为空"
     at a cell without column letter for every one of the 42 rows; the status says so too."""

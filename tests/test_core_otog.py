@@ -272,6 +272,19 @@ def xiangqi(tmp_path) -> Path:
     return path
 
 
+def test_a_field_the_awards_would_cancel_is_a_warning_at_check(tmp_path):
+    """九（三）1 "不足3人（队）取消该项目": 2 players in 五子棋成年组 is said by check (a warning the
+    draw asks a reason for), not first by awards after the event was played."""
+    path = tmp_path / "g.xlsx"
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(PRESET))
+    _fill(path, "报名", [_person("五子棋成年组", f"棋手{i}") for i in range(2)])
+    res = run("check", path)
+    out = " ".join(res.output.split())
+    assert "五子棋成年组报名 2 人，不足 3 人" in out and "取消" in out, out
+    assert run("draw", path).exit_code == 2  # a warning needs its reason
+    assert run("draw", path, "--accept-warnings", "组委会决定照常比赛").exit_code == 0
+
+
 def test_a_bad_result_code_is_named_and_nothing_written(xiangqi):
     """象棋 results are 1-0, 0-1, 和 (or forfeits): “2-3” in 逐局成绩 → sheet!cell, file unchanged."""
     wb = load_workbook(xiangqi)
