@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import random
-from decimal import Decimal
 from typing import Any
 
 
@@ -28,6 +27,8 @@ from bianpai.workbooks.status_words import not_ready_words
 from bianpai.addin.core_check import _findings
 from bianpai.addin.core_numbers import _number_teams, _numbers_typed, seed_typed_groups
 from bianpai.addin.core_joiners import add_late_entries, runs_beside_next, write_late_entries
+from bianpai.addin.core_schedule_rows import (_num, _result_text,  # noqa: F401
+                                             _schedule_rows, schedule_row)
 from bianpai.addin.core_views import append_core_rows, style_of, write_core_sheet
 from bianpai.addin.core_records import write_book_record
 
@@ -67,53 +68,6 @@ def _draw_rows(ev: CoreEvent, seed_of: dict[str, int]) -> list[list]:
                          else str(seed_of.get(g.id, gs.seed) or ""),
                          t.get("join_round")])
     return rows
-
-
-def _result_text(ev: CoreEvent, g: Group, s: Stage, m: Match) -> tuple[str, str]:
-    if m.is_bye:
-        return ("轮空" if ev.lang == "zh" else "bye"), ""
-    res = ev.results(g, s).get(m.key)
-    if res is None:
-        return "", ""
-    pts = ":".join(_num(p) for p in res.points)
-    note = res.note_zh if ev.lang == "zh" else (res.note_en or res.note_zh)
-    w = res.winner
-    if w is not None and len(m.entrants) == 2:
-        note = (f"{w}号胜" + (f"；{note}" if note else "")) if ev.lang == "zh" else \
-            (f"{w} won" + (f"; {note}" if note else ""))
-    return pts, note
-
-
-def _num(v) -> str:
-    d = Decimal(str(v))
-    return str(int(d)) if d == d.to_integral_value() else f"{d.normalize()}"
-
-
-def _schedule_rows(ev: CoreEvent, extra: list[tuple[Group, Stage, Match]]) -> list[list]:
-    """对阵 rows: stage by stage, or (``SheetSet.schedule_by_round``) the stages that run beside
-    each other round by round, as they were drawn."""
-    rows = []
-    by_round = style_of(ev.reg).schedule_by_round
-    for g in ev.reg.groups:
-        keyed, wave = [], 0
-        for si, s in enumerate(g.stages):
-            if si and not runs_beside_next(g, g.stages[si - 1]):
-                wave = si
-            ms = ev.stage_matches(g, s) + [m for gg, ss, m in extra if gg is g and ss is s]
-            for m in ms:
-                key = (wave, m.round, si) if by_round else (si, m.round)
-                keyed.append((key + (str(m.pool or ""), m.table), schedule_row(ev, g, s, m)))
-        rows += [r for _k, r in sorted(keyed, key=lambda kr: kr[0])]
-    return rows
-
-
-def schedule_row(ev: CoreEvent, g: Group, s: Stage, m: Match) -> list:
-    """The 对阵 row of match ``m`` in the core's columns (:data:`core_layouts.SCHEDULE`)."""
-    a, b = (m.sides + (None,))[:2]
-    res, note = _result_text(ev, g, s, m)
-    return [ev.gname(g), ev.sname(s), m.pool, m.round, m.table, m.label,
-            a, ev.name_of(g, a), b, ev.name_of(g, b) if b is not None else
-            ("轮空" if ev.lang == "zh" else "bye"), res, note]
 
 
 def _sides_text(ev: CoreEvent, g: Group, m: Match) -> str:

@@ -157,6 +157,15 @@ def test_qualifiers_to_the_final_and_the_awards(demo):
     assert f"{GROUP} 总排名" in data and "最佳运动员 总排名" in data
 
 
+def test_the_pairings_show_each_matchs_frames(demo):
+    """对阵 结果 of a frame race is its frames as typed (7:4), not the match points (1:0)."""
+    typed = {tuple(r[1:5]): f"{r[7]}:{r[8]}" for r in rows(demo[0], "成绩")[1:]
+             if r[7] is not None and r[8] is not None}
+    shown = {tuple(r[1:5]): r[10] for r in rows(demo[0], "对阵")[1:] if r[8] is not None}
+    both = [k for k in typed if k in shown]
+    assert len(both) > 20 and all(shown[k] == typed[k] for k in both)
+
+
 def test_place_prize_and_best_player_prize_are_both_paid(done):
     """十七（三）limits nobody to one prize (fidelity CB-22): with amounts typed in 规程, the
     best player who also finished in the top 8 gets both, 20 % withheld ("代扣代缴20%税金")."""
