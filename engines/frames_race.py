@@ -291,6 +291,12 @@ class FramesRace(BaseModel, ScoringDefaults):
                 clear.append(_int(v, "连续清台数", "clearances") if self._has(v) else 0)
             except InputError as exc:
                 raise self._error(typed, exc, k) from None
+            won = row[f"frames_{k[-1]}"]
+            if clear[-1] > won:  # a clearance (炸清、接清) wins its frame: at most the frames won
+                raise self._error(typed, InputError(
+                    f"连续清台数 {clear[-1]} 多于该方所胜局数 {won}（每次清台即胜一局，十七（三））",
+                    f"{clear[-1]} clearances but {won} frames won (each clearance wins its frame)"),
+                    k) from None
         note_zh, note_en = res.note_zh, res.note_en
         shows = [s for s, k in self.DECISIONS.get(typed.decision or "", ()) if k == "no_show"]
         if shows and not note_zh:
@@ -337,8 +343,9 @@ class FramesRace(BaseModel, ScoringDefaults):
         while max(f) < race:
             f[0 if rng.random() < p else 1] += 1
         return {"frames_0": f[0], "frames_1": f[1],
-                "clearances_0": rng.randint(0, max(1, f[0] // 3)),
-                "clearances_1": rng.randint(0, max(1, f[1] // 3))}
+                # a clearance wins its frame: a side clears at most the frames it won
+                "clearances_0": rng.randint(0, min(f[0], max(1, f[0] // 3))),
+                "clearances_1": rng.randint(0, min(f[1], max(1, f[1] // 3)))}
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int
                  ) -> list[dict[str, Any]]:

@@ -215,6 +215,24 @@ def test_frames_above_the_race_are_named_and_nothing_written(done):
     assert digest(done) == before
 
 
+def test_more_clearances_than_frames_won_are_named(done):
+    """十七（三） counts 连续清台 (炸清、接清), each of which wins its frame: more clearances than
+    the frames that side won is refused at the clearance cell, nothing written."""
+    wb = load_workbook(done)
+    ws = wb["成绩"]
+    header = [c.value for c in ws[1]]
+    a, clear = header.index("甲方局数") + 1, header.index("甲方连续清台") + 1
+    row = next(i for i, r in enumerate(ws.iter_rows(min_row=2, values_only=True), start=2)
+               if r[1] == "正赛第一阶段" and r[a - 1])
+    ws.cell(row, clear).value = ws.cell(row, a).value + 3
+    wb.save(done)
+    before = digest(done)
+    res = run("rank", done)
+    out = " ".join(res.output.split())
+    assert res.exit_code == 2 and f"成绩!{openpyxl.utils.get_column_letter(clear)}{row}" in out
+    assert "多于该方所胜局数" in out and digest(done) == before
+
+
 def test_the_race_the_draw_wrote_is_the_regulations_even_when_cleared_or_edited(done):
     """十六（二）1 "17局9胜": the draw writes 几局胜 9 on a qualifier row. Cleared, the row is still
     a race to 9 (7:3 is refused, not read as a race to 7); edited to 99, it is refused at its
