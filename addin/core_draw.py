@@ -184,8 +184,9 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
                     break
                 continue
             new += [(g, s, m) for m in ms]
-            miss = ev.missing(g, s)
-            if ms and miss:  # pools drawn on while another waits for results: say which
+            # pools drawn on while another waits for results: say which (one pool draws
+            # only once nothing is missing)
+            if ms and len(st.pools()) > 1 and (miss := ev.missing(g, s)):
                 errs.append(_missing_reason(ev, g, s, miss))
             if not runs_beside_next(g, s):
                 break  # one running stage per group at a time (the next waits for advance)
