@@ -21,6 +21,7 @@ checks of 成绩/轮成绩/罚分 (深圳市掼蛋双人赛规程 2023 九、十
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -204,8 +205,8 @@ def prefilled_problems(ev: CoreEvent, m, typed, prefill) -> list[InputError]:
             typed.totals[k] = v
             continue
         try:
-            same = int(str(got).strip()) == int(v)
-        except ValueError:
+            same = Decimal(str(got).strip()) == Decimal(str(v))
+        except ArithmeticError:
             same = False
         if not same:
             sheet, _, cell = typed.cells.get(k, "").partition("!")

@@ -318,7 +318,16 @@ def core_final_standings(ev: CoreEvent, g: Group, *, provisional: bool = False
     (``group.derived``) ranks the source group's entrants by a summed result value.
     ``provisional``: the places as they stand even while a stage is unfinished (a style that
     awards by its 排名 at any time, ``SheetSet.awards_unfinished``) — once a match of the group
-    has a result (before any, the places would be the draw's alone)."""
+    has a result (before any, the places would be the draw's alone). Computed once per event
+    (awards checks them against 总排名, then gives by them): a copy each time."""
+    key = ("final_standings", g.id, provisional)
+    if key not in ev._results_cache:
+        ev._results_cache[key] = _final_standings(ev, g, provisional)
+    fs = ev._results_cache[key]
+    return None if fs is None else fs.copy()
+
+
+def _final_standings(ev: CoreEvent, g: Group, provisional: bool) -> pd.DataFrame | None:
     if g.derived is not None:
         d = _derived_standings(ev, g)
         return None if d is None else d.assign(ranking=None)

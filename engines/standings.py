@@ -304,8 +304,8 @@ def rank(entrants: Iterable[int], results: pd.DataFrame, chain: list[str], *,
                      "explanation_zh": "", "explanation_en": ""})
     table = pd.DataFrame(rows, columns=["rank", "entrant", *[c.name for c in crits],
                                         "explanation_zh", "explanation_en"])
-    if out:  # the places stay integers next to the empty ones
-        table["rank"] = table["rank"].astype(object).where(table["rank"].notna(), None)
+    if out:  # the places stay integers next to the empty ones (no float column beside None)
+        table["rank"] = pd.Series([r["rank"] for r in rows], index=table.index, dtype=object)
     return Standings(table=table, chain=crits, seed=seed)
 
 
