@@ -200,6 +200,22 @@ def test_not_a_workbook_extension(tmp_path):
     assert res.exit_code == 2 and ".xlsx" in res.output
 
 
+@pytest.mark.parametrize("lock", ["~${}", ".~{}", ".~lock.{}#"])
+def test_a_workbook_open_in_excel_or_wps_is_not_written(drawn, lock):
+    """Excel/WPS/LibreOffice keep a lock file beside a workbook they have open: a command would
+    write under the user's eyes, and their next save would undo it. Refused, nothing written,
+    no backup; --out writes elsewhere; once the lock is gone the command runs."""
+    held = drawn.parent / lock.format(drawn.name)
+    held.write_bytes(b"")
+    before, backups = digest(drawn), len(stack(drawn))
+    res = run("rank", drawn)
+    assert res.exit_code == 2 and held.name in res.output and "--out" in res.output, res.output
+    assert digest(drawn) == before and len(stack(drawn)) == backups
+    assert run("rank", drawn, "--out", drawn.parent / "copy.xlsx").exit_code == 0
+    held.unlink()
+    assert run("rank", drawn).exit_code == 0
+
+
 @pytest.mark.parametrize("rnd", [0, -1, 4, 99])
 def test_rank_round_out_of_range(drawn, rnd):
     assert_refused(drawn, "rank", "--round 应为 1–3") if False else None

@@ -40,6 +40,30 @@ def remove_stale_temps(path: Path) -> list[Path]:
     return gone
 
 
+def open_elsewhere(path: Path) -> Path | None:
+    """The lock file an office program keeps beside ``path`` while it has the workbook open
+    (Excel and WPS ``~$name``, WPS ``.~name``, LibreOffice ``.~lock.name#``), or ``None``. A
+    save in place then would be overwritten when that program saves, or would write under
+    what the user sees."""
+    path = _write_target(Path(path))
+    for cand in (f"~${path.name}", f".~{path.name}", f".~lock.{path.name}#"):
+        lock = path.parent / cand
+        if lock.is_file():
+            return lock
+    return None
+
+
+def refuse_if_open_elsewhere(path: Path) -> None:
+    """Raise :class:`BianpaiError` (nothing written) while :func:`open_elsewhere` finds a lock."""
+    lock = open_elsewhere(path)
+    if lock is not None:
+        raise BianpaiError(
+            f"{Path(path).name} 正在被 Excel/WPS 打开（发现锁文件 {lock.name}），未写入：请先在 Excel/WPS 中"
+            f"保存并关闭它再运行，或用 --out 另存；如确已关闭，请删除该锁文件",
+            f"{Path(path).name} is open in Excel/WPS (lock file {lock.name}); nothing written: "
+            f"save and close it first, or write with --out; if it is closed, delete the lock file")
+
+
 class FileLock:
     """An exclusive advisory lock on ``<workbook>.bianpai-backups/lock`` held from reading a workbook
     until it is saved, so two commands (processes) on one file cannot lose each other's writes.

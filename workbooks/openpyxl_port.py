@@ -35,6 +35,7 @@ from bianpai.workbooks import backups, package, package_props
 from bianpai.workbooks.port import Grid, SheetFormat  # noqa: F401
 # the pieces, one concept a module; their names stay importable from here
 from bianpai.workbooks.file_lock import (TEMP_SUFFIX, FileLock, _write_target,  # noqa: F401
+                                         refuse_if_open_elsewhere,
                                          remove_stale_temps)
 from bianpai.workbooks.kept_appends import KeptAppends
 from bianpai.workbooks.lazy_book import LazyBook
@@ -347,6 +348,7 @@ class OpenpyxlPort:
         for name in list(self._deferred):
             self._materialize(name)
         target = _write_target(self.out)
+        refuse_if_open_elsewhere(self.out)  # an office program would save over it
         if target.exists() and not os.access(target, os.W_OK) or (
                 target.exists() and not (target.stat().st_mode & 0o222)):
             raise BianpaiError(f"{self.out.name} 是只读文件，未写入；请取消只读或用 --out 另存",
