@@ -343,9 +343,8 @@ class GoujiScoring(GoujiEntry, BaseModel):
                 else:
                     why_zh.append(f"{e}号弃权")
                     why_en.append(f"{e} forfeited")
-        if self.forfeit_annuls_all:
-            why_zh.append("弃权方全部成绩无效（九第一条2）")
-            why_en.append("all results of the forfeiting team are void")
+        # the annulment (九第一条2) is noted by annul_forfeits where the format applies it (the
+        # forfeit itself included): not said twice here, nor in a knockout, which keeps it
         zh, en = "；".join(why_zh), "; ".join(why_en)
         if all(fft):
             z = Decimal(0)

@@ -299,7 +299,10 @@ def test_forfeit_annuls_all_results_of_that_team(event):
     assert max(r[3] for r in placed) <= len(placed)
     named = [(a, b) for a, b in zip(placed, placed[1:]) if a[3] != b[3]]
     assert named and all(f"第{b[3]}名" in a[-1] for a, b in named), named
-    assert "无效" in next(r for r in rows(event, "对阵")[1:] if r[3] == 1 and team in (r[6], r[8]))[11]
+    said = next(r for r in rows(event, "对阵")[1:] if r[3] == 1 and team in (r[6], r[8]))[11]
+    assert "无效" in said
+    forfeit = next(r for r in rows(event, "对阵")[1:] if r[3] == 2 and team in (r[6], r[8]))[11]
+    assert forfeit.count("无效") == 1, forfeit  # the annulment said once on the forfeit itself
     assert opp[7] <= 1  # the annulled round-1 match is gone from the opponent's record too
 
 
