@@ -16,8 +16,7 @@ import pandas as pd
 
 from bianpai.engines.typed_rows import is_na
 from bianpai.engines.core import TypedMatch
-from bianpai.addin.core_records import (RECORD_COPIES, _same, check_record,  # noqa: F401
-                                        saved_record)
+from bianpai.addin.core_records import RECORD_COPIES, check_record, saved_record  # noqa: F401
 from bianpai.addin.core_row_checks import match_row_problem, penalty_row_problem
 from bianpai.addin.core_unused import UnusedCells
 from bianpai.engines.penalty_check import penalty_amount

@@ -11,7 +11,7 @@ from decimal import Decimal
 import pandas as pd
 
 from bianpai.addin.competition import CoreEvent
-from bianpai.addin.core_unplaced import place_of
+from bianpai.addin.core_unplaced import VOID_NOTE, place_of
 from bianpai.engines.errors import RuleError
 from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import FinalRankPart, Group, Stage
@@ -382,7 +382,7 @@ def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
             seen.add(n)
             if n in gone:  # 弃权 / 取消资格: all its results void, not ranked, no award
                 void.append(dict(place=None, number=n, source=ev.sname(s),
-                                 explanation="弃权或取消资格，全部成绩无效，不参加排名"))
+                                 explanation=VOID_NOTE[0]))
                 continue
             same = [r for r in rows[base:] if r["_p"] == rec["place"]]
             place = same[0]["place"] if same else len(rows) + 1
@@ -397,7 +397,7 @@ def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
                 continue
             seen.add(n)
             void.append(dict(place=None, number=n, source=ev.sname(s),
-                             explanation="弃权或取消资格，全部成绩无效，不参加排名"))
+                             explanation=VOID_NOTE[0]))
     cols = ["place", "number", "source", "explanation"]
     if void:  # object columns: the places stay integers next to the empty ones
         return pd.DataFrame(rows + void, columns=cols, dtype=object)

@@ -52,15 +52,14 @@ def pool_standings(ev, g: Group, s: Stage, pool, st: StageState) -> pd.DataFrame
     # entrants whose results are all annulled (弃权 / 取消资格), and those the scoring leaves
     # without a place from a round this state reaches (十一（四）5 迟到两轮: earlier results
     # kept): listed last with no place, the others ranked among themselves
-    from bianpai.addin.core_unplaced import unplaced, without_places  # noqa: PLC0415
+    from bianpai.addin.core_unplaced import VOID_NOTE, unplaced, without_places  # noqa: PLC0415
     numbers = [e.number for e in ents]
     gone = ev.annulled.get((g.id, s.id), set()) & set(numbers)
     out = {e: v for e, v in unplaced(ev, g, s).items() if v[0] <= last}
     table = rank_engine(numbers, rows, chain, seed=seed, ctx=ctx,
                         unranked=gone | set(out)).table
     if gone:
-        void = {e: (None, "弃权或取消资格，全部成绩无效，不参加排名",
-                    "forfeited or disqualified: all results void, not ranked") for e in gone}
+        void = {e: (None, *VOID_NOTE) for e in gone}
         table = without_places(table, void)
     if out:
         table = without_places(table, out)

@@ -19,6 +19,10 @@ import pandas as pd
 
 from bianpai.engines.typed_rows import place_of  # noqa: F401 - the readers' name for it
 
+#: 说明 of an entrant whose results are all annulled (弃权, 取消资格): listed, not ranked
+VOID_NOTE = ("弃权或取消资格，全部成绩无效，不参加排名",
+             "forfeited or disqualified: all results void, not ranked")
+
 if TYPE_CHECKING:
     from bianpai.addin.competition import CoreEvent
     from bianpai.templates.schema import Group, Stage
