@@ -149,16 +149,13 @@ class CoreEvent:
         if len(cache) != len(teams) + 1:  # (re)built once the group's numbers are known
             r = self.roster
             col = r[key] if key in r.columns else None
+            # the column by roster row (a row given twice: its first value)
+            by_row = {} if col is None else \
+                col[~col.index.duplicated()].to_dict()
             cache.clear()
             for n, t in teams.items():
-                v = None
-                if col is not None and t.get("roster_row") is not None:
-                    try:
-                        v = col.loc[int(t["roster_row"])]
-                    except KeyError:
-                        v = None
-                    if isinstance(v, pd.Series):
-                        v = v.iloc[0]
+                row = t.get("roster_row")
+                v = None if row is None else by_row.get(int(row))
                 cache[n] = None if v is None or (isinstance(v, float) and v != v) else v
             cache[None] = None
         return cache.get(int(number))
@@ -273,8 +270,13 @@ class CoreEvent:
         return None
 
     def entered(self, g: Group, s: Stage) -> bool:
-        """True when the stage's entrants are known (first stage: drawn; later: advanced)."""
-        return bool(self.stage_entrants(g, s))
+        """True when the stage's entrants are known (first stage: drawn; later: advanced), i.e.
+        :meth:`stage_entrants` is not empty (without building them: a 递补 swaps entrants)."""
+        if s is g.stages[0] or s.entrants in ("all", "unseeded"):
+            teams = self.groups[g.id].teams
+            return any(self.roster_value(g, n, "seed") is None for n in teams) \
+                if s.entrants == "unseeded" else bool(teams)
+        return any(r["group_id"] == g.id and r["stage_id"] == s.id for r in self.entry_records())
 
     def stage_seed(self, g: Group, s: Stage) -> int | None:
         """The seed a stage's ranking lots use: the seed recorded when the stage's entrants

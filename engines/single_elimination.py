@@ -212,7 +212,8 @@ class SingleElimination(_Bracket):
                 if x not in in_round and x not in res.eliminated:
                     nd = Node(f"R{rnd}-退赛", rnd, (("seed", 0), ("seed", 0)), "SE", 0, rnd)
                     res.eliminated[x] = Resolved(nd, (x, None), "bye", None, None, gone=(x,))
-            alive = [x for x in nxt if x in alive]
+            still = set(alive)
+            alive = [x for x in nxt if x in still]
         # survivors withdrawn before the next round are out there (the stage would go on)
         if len(alive) > self.stop_at(pool):
             playing = set(self._redraw_players(state, pool, alive, last + 1))
