@@ -331,7 +331,32 @@ def _unused(ev: CoreEvent, key, rec: dict, keys: list[str], layout, df, row: int
 
 def _read_typed(ev: CoreEvent) -> None:
     """成绩 (per match), 逐局成绩 (per game) and 罚分 into :class:`TypedMatch` per match key;
-    every row must name a drawn match, and each match is typed at one level only."""
+    every row must name a drawn match, and each match is typed at one level only. Read once
+    while those sheets, 对阵, 抽签 (and its copy), 报名 and the 规程 are unchanged: a command
+    reads its event before and after writing its generated sheets."""
+    names = ev.port.sheet_names()
+    deps = [find_sheet(ev.port, L.SETTINGS),
+            find_sheet(ev.port, roster_layout(ev.reg.roster_layout).table)]
+    for layout in (ev.lay.results, ev.lay.games, K.PENALTIES, K.SCHEDULE, K.DRAW):
+        deps.append(find_sheet(ev.port, shown_layout(ev.reg, layout)))
+    if RECORD_COPIES.get(K.DRAW.key) in names:
+        deps.append(RECORD_COPIES[K.DRAW.key])
+    # a sheet the workbook lacks is left out: one added later changes the list, so no hit
+    memo = SheetsMemo(ev.port, [d for d in deps if d is not None] if deps[0] else [None],
+                      "core_typed")
+    hit = memo.get()
+    if hit is not None:
+        typed, game_cols, found = hit
+        ev.typed.update(typed)
+        ev.game_cols = dict(game_cols)
+        ev.errors.extend(found)
+        return
+    start = len(ev.errors)
+    _read_typed_sheets(ev)
+    memo.put((dict(ev.typed), dict(ev.game_cols), ev.errors[start:]))
+
+
+def _read_typed_sheets(ev: CoreEvent) -> None:
     drawn: dict[tuple, dict] = {}
     if ev.schedule is not None:
         for r in ev.schedule_records():
