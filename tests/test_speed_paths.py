@@ -82,3 +82,30 @@ def test_one_pass_criteria_equal_the_per_entrant_scan():
     assert means[1] == Decimal("1.50") and means[2] == Decimal("1.00") and means[4] is None
     assert count_of("outcome", ["W", "FW"])(members, r, {}) == {
         1: Decimal(2), 2: Decimal(0), 3: Decimal(0), 4: Decimal(0)}
+
+
+def test_the_typed_results_are_read_again_once_a_result_sheet_changes(tmp_path):
+    """The event read keeps the typed results while 成绩 (and what they depend on) are
+    unchanged: a second read on the same port takes them as they were (the same objects), and
+    a result typed through the port since is read (a memo that outlived its sheet would drop
+    it and let the next round be drawn without it)."""
+    from bianpai.addin.competition import load_core_event
+    from bianpai.addin.core_draw import drawn
+    from tests.test_core_cbsa import _small_event
+    port = OpenpyxlPort(_small_event(tmp_path / "e.xlsx"), command="test")
+    drawn(port, seed=1)
+    first = load_core_event(port)
+    assert first.typed and all(t.empty for t in first.typed.values()) and not first.errors
+    again = load_core_event(port)
+    assert all(again.typed[k] is t for k, t in first.typed.items())  # unchanged: kept
+    grid = port.read_values("成绩")
+    head = grid[0]
+    row = list(grid[1]) + [None] * (len(head) - len(grid[1]))
+    row[head.index("甲方局数")], row[head.index("乙方局数")] = 9, 4
+    port.append_rows("成绩", [row], start_row=2)
+    typed = load_core_event(port)
+    key = next(k for k, t in typed.typed.items() if not t.empty)
+    match = typed.typed[key]
+    assert [k for k, t in typed.typed.items() if not t.empty] == [key] and key[4] == grid[1][4]
+    assert (match.totals["frames_0"], match.totals["frames_1"]) == (9, 4)
+    assert load_core_event(port).typed[key] is match
