@@ -62,24 +62,26 @@ def break_rows(values: Grid, header_row: int, columns: list[int]) -> list[int]:
     return out
 
 
-def apply_openpyxl(ws, values: Grid, fmt: SheetFormat, memo=None) -> None:
+def apply_openpyxl(ws, values: Grid, fmt: SheetFormat, cells=None) -> None:
     """Apply the print extras of ``fmt`` to an openpyxl worksheet ``ws`` already holding
     ``values`` (see the module docstring). Called by the openpyxl adapter after its own format
-    (``memo``: its :class:`~bianpai.workbooks.style_memo.StyleMemo`, else a new one)."""
-    from bianpai.workbooks.style_memo import StyleMemo
+    (``cells``: its :class:`~bianpai.workbooks.style_memo.CellFormats` or
+    :class:`~bianpai.workbooks.cell_plan.CellPlan`, else the worksheet's own cells; a format
+    with row looks, ``fmt.rows``, needs the worksheet's own)."""
+    from bianpai.workbooks.style_memo import CellFormats
     from openpyxl.styles import Alignment, Border, Font, Side
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.pagebreak import Break
 
     hr = fmt.header_row
-    memo = memo or StyleMemo()
+    cells = cells or CellFormats(ws)
     # integers print as integers
     two = {c.index for c in fmt.columns if c.number_format in TWO_PLACES}
     if two:
         for r, row in enumerate(values[hr:], start=hr + 1):
             for i in two:
                 if i < len(row) and is_whole(row[i]):
-                    memo.set(ws.cell(row=r, column=i + 1), "number_format", "0")
+                    cells.set(r, i + 1, "number_format", "0")
     if fmt.break_columns:
         have = {b.id for b in ws.row_breaks.brk}
         for r in break_rows(values, hr, fmt.break_columns):
@@ -89,7 +91,7 @@ def apply_openpyxl(ws, values: Grid, fmt: SheetFormat, memo=None) -> None:
         for r in range(hr + 1, len(values) + 1):
             ws.row_dimensions[r].height = fmt.data_row_height
             for c in range(1, len(values[r - 1]) + 1):
-                memo.set(ws.cell(row=r, column=c), "alignment", key="vcenter", make=lambda cell: (
+                cells.set(r, c, "alignment", key="vcenter", make=lambda cell: (
                     Alignment(horizontal=cell.alignment.horizontal, vertical="center",
                               wrap_text=cell.alignment.wrap_text)))
     if fmt.print_setup is not None and not fmt.print_setup.gridlines:
@@ -98,6 +100,7 @@ def apply_openpyxl(ws, values: Grid, fmt: SheetFormat, memo=None) -> None:
         ws.add_chart(line_chart(ws, spec), spec.anchor)
     if not fmt.rows:
         return
+    memo = cells.memo  # the row looks are set on the worksheet's own cells
     ncols = max((len(r) for r in values), default=1) or 1
     thin = Side(style="thin")
     box = Border(left=thin, right=thin, top=thin, bottom=thin)

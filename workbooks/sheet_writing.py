@@ -13,7 +13,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.table import Table, TableStyleInfo
 
 from bianpai.workbooks import print_setup
-from bianpai.workbooks.style_memo import StyleMemo
+from bianpai.workbooks.style_memo import CellFormats
 from bianpai.workbooks.port import Grid, SheetFormat
 
 FORMULA_START = ("=", "+", "-", "@")
@@ -81,20 +81,23 @@ def _fill(ws, values: Grid) -> None:
         ws._current_row = max(ws._current_row, len(values))
 
 
-def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
+def _apply_format(ws, values: Grid, fmt: SheetFormat, cells=None) -> None:
+    """Apply ``fmt`` to ``ws`` holding ``values``: the sheet's own settings on ``ws``, the cell
+    formats through ``cells`` (the worksheet's own cells, :class:`CellFormats`, by default; a
+    :class:`~bianpai.workbooks.cell_plan.CellPlan` to compute them without making cells)."""
     hr = fmt.header_row
     ncols = max((len(r) for r in values), default=0)
     nrows = len(values)
-    memo = StyleMemo()  # each distinct look computed once (openpyxl's setters are slow)
-    cells = ws._cells
+    # each distinct look computed once (openpyxl's setters are slow)
+    cells = CellFormats(ws) if cells is None else cells
     if fmt.bold_header and nrows >= hr:
         fill = PatternFill("solid", fgColor=fmt.header_fill.lstrip("#")) if fmt.header_fill else None
         for c in range(1, ncols + 1):
-            cell = ws.cell(row=hr, column=c)
-            cell.font = Font(bold=True)
-            cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+            cells.set_each(hr, c, "font", Font(bold=True))
+            cells.set_each(hr, c, "alignment", Alignment(horizontal="center", vertical="center",
+                                                         wrap_text=True))
             if fill:
-                cell.fill = fill
+                cells.set_each(hr, c, "fill", fill)
     for col in fmt.columns:
         letter = get_column_letter(col.index + 1)
         if col.width:
@@ -103,12 +106,11 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
         c = col.index + 1
         if col.number_format:
             for r in body:
-                memo.set(cells.get((r, c)) or ws.cell(row=r, column=c), "number_format",
-                         col.number_format)
+                cells.set(r, c, "number_format", col.number_format)
         if col.wrap:
             wrap = Alignment(wrap_text=True, vertical="top")
             for r in body:
-                memo.set(cells.get((r, c)) or ws.cell(row=r, column=c), "alignment", wrap)
+                cells.set(r, c, "alignment", wrap)
         if col.choices:
             dv = DataValidation(type="list", formula1='"' + ",".join(col.choices) + '"',
                                 allow_blank=True, showErrorMessage=True,
@@ -118,9 +120,9 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
             dv.add(f"{letter}{hr + 1}:{letter}{hr + max(col.validation_rows, nrows - hr)}")
     for i in fmt.text_columns:
         for r in range(hr + 1, nrows + 1):
-            cell = cells.get((r, i + 1)) or ws.cell(row=r, column=i + 1)
-            if isinstance(cell.value, str) or cell.value is None:
-                memo.set(cell, "number_format", "@")
+            v = cells.value(r, i + 1)
+            if isinstance(v, str) or v is None:
+                cells.set(r, i + 1, "number_format", "@")
     if fmt.freeze:
         ws.freeze_panes = fmt.freeze
     if fmt.print_setup:
@@ -148,4 +150,4 @@ def _apply_format(ws, values: Grid, fmt: SheetFormat) -> None:
         from openpyxl.worksheet.pagebreak import Break
         for r in fmt.page_breaks:
             ws.row_breaks.append(Break(id=r))
-    print_setup.apply_openpyxl(ws, values, fmt, memo)  # breaks by column, paper rows, integers
+    print_setup.apply_openpyxl(ws, values, fmt, cells)  # breaks by column, paper rows, integers

@@ -40,3 +40,31 @@ class StyleMemo:
             self._keep.append(value)
         setattr(cell, attr, make(cell) if make is not None else value)
         self._memo[k] = copy(cell._style)
+
+
+class CellFormats:
+    """The formats a sheet format sets, by cell position, on an openpyxl worksheet's own cells
+    (a cell made when absent, as ``ws.cell`` makes it), each distinct look through one
+    :class:`StyleMemo`. :class:`bianpai.workbooks.cell_plan.CellPlan` answers the same calls
+    without making the cells."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.memo = StyleMemo()
+        self._cells = ws._cells
+
+    def _cell(self, r: int, c: int):
+        return self._cells.get((r, c)) or self.ws.cell(row=r, column=c)
+
+    def set(self, r: int, c: int, attr: str, value: Any = None, *,
+            make: Callable[[Any], Any] | None = None, key: Any = None) -> None:
+        """:meth:`StyleMemo.set` on the cell at row ``r``, column ``c`` (1-based)."""
+        self.memo.set(self._cell(r, c), attr, value, make=make, key=key)
+
+    def set_each(self, r: int, c: int, attr: str, value: Any) -> None:
+        """``setattr`` on the cell, through openpyxl every time (a header's few cells)."""
+        setattr(self.ws.cell(row=r, column=c), attr, value)
+
+    def value(self, r: int, c: int) -> Any:
+        """The cell's stored value (the cell made when absent)."""
+        return self._cell(r, c).value
