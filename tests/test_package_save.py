@@ -480,3 +480,99 @@ def test_where_rows_can_be_held_below_a_sheet():
     assert xml_extent(plain) == (4, 1, 1)
     assert xml_extent(b'<x:sheetData><x:row r="2"><x:c r="AB2" s="1"/></x:row>'
                       b'</x:sheetData>') == (2, 2, 28)
+
+
+def _planned_and_made(tmp_path: Path, monkeypatch, write) -> tuple[Path, Path]:
+    """The same writes (``write(port)``) into a copy of one workbook, saved once with the
+    generated sheets' cells planned (the default) and once with them made as openpyxl cells."""
+    from bianpai.workbooks import openpyxl_port
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    src = tmp_path / "src.xlsx"
+    new_event(src)
+    out = {}
+    for how in ("planned", "made"):
+        path = tmp_path / f"{how}.xlsx"
+        shutil.copyfile(src, path)
+        if how == "made":
+            monkeypatch.setattr(openpyxl_port, "plannable", lambda fmt: False)
+        port = OpenpyxlPort(path, command="test")
+        write(port)
+        port.save()
+        out[how] = path
+    return out["planned"], out["made"]
+
+
+def test_a_planned_sheet_is_saved_as_its_made_cells_would_be(tmp_path, monkeypatch):
+    """A regenerated sheet written into the package from its planned cells (no openpyxl cell
+    made: bianpai.workbooks.cell_plan) is the same file, byte for byte, as the one made through
+    openpyxl cells: every kind of value (text, whole and decimal numbers, Decimal, a date, a
+    bool, a text that looks like a formula, an error code), blank cells in formatted columns,
+    number formats, wrapped and text columns, whole numbers in a two-place column, a header
+    fill, row heights, page breaks by column, and rows appended after the write."""
+    import datetime as dt
+    from decimal import Decimal
+    from bianpai.workbooks.port import ColumnFormat, PrintSetup, SheetFormat
+    fmt = SheetFormat(columns=[ColumnFormat(index=0, width=8), ColumnFormat(
+        index=1, number_format="0.00"), ColumnFormat(index=2, wrap=True, width=30),
+        ColumnFormat(index=4, number_format="yyyy-mm-dd"), ColumnFormat(index=6, choices=["是", "否"])],
+        text_columns=[0, 2, 5], break_columns=[0], data_row_height=20.5,
+        print_setup=PrintSetup(title="测试", landscape=True))
+    rows = [["组别", "分", "说明", "胜", "日期", "代码", "选"],
+            ["男子", Decimal("2.50"), "很长的说明 " * 8, True, dt.date(2024, 5, 1), "=SUM(A1)", "是"],
+            ["男子", 3, None, False, dt.datetime(2024, 5, 2, 9, 30), "#N/A", None],
+            ["女子", 1.25, " 前后空格 ", None, None, "+1", "否"],
+            ["女子"]]
+
+    def write(port):
+        port.write_sheet("测试表", rows, fmt)
+        port.append_rows("测试表", [["女子", 4, "补", 1, dt.date(2024, 6, 1)]], start_row=6)
+        port.write_sheet("无格式", [["a", 1], [None, 2.5]])
+
+    planned, made = _planned_and_made(tmp_path, monkeypatch, write)
+    a, b = members(planned), members(made)
+    assert a.keys() == b.keys()
+    assert [n for n in a if a[n] != b[n] and n != "docProps/core.xml"] == []
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    again = OpenpyxlPort(planned)
+    assert again.read_values("测试表")[5] == ["女子", 4, "补", 1, dt.datetime(2024, 6, 1), None,
+                                           None]
+
+
+def test_a_port_reads_and_writes_a_sheet_it_saved_from_a_plan(tmp_path, monkeypatch):
+    """After a save that planned a sheet's cells, the same port still reads the sheet, appends
+    to it and saves it again: its cells are made then, and the second save is the one a port
+    that made them from the start writes."""
+    def write(port):
+        port.write_sheet("对阵X", [["轮次", "桌号"], [1, 1], [1, 2]])
+        port.save()
+        assert port.read_values("对阵X") == [["轮次", "桌号"], [1, 1], [1, 2]]
+        port.append_rows("对阵X", [[2, 1]], start_row=4)
+
+    planned, made = _planned_and_made(tmp_path, monkeypatch, write)
+    a, b = members(planned), members(made)
+    assert [n for n in a if a[n] != b.get(n) and n != "docProps/core.xml"] == []
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    assert OpenpyxlPort(planned).read_values("对阵X")[-1] == [2, 1]
+
+
+def test_a_planned_sheet_falls_back_to_openpyxl_whole(tmp_path, monkeypatch):
+    """A package the save cannot edit falls back to openpyxl's whole-workbook save: the sheets
+    planned for the package save get their cells made first, nothing is written empty."""
+    from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+    from bianpai.workbooks.port import ColumnFormat, SheetFormat
+    path = tmp_path / "e.xlsx"
+    new_event(path)
+
+    def refuse(*_a, **_k):
+        raise package.PackageError("test: not editable")
+    monkeypatch.setattr(package, "save_package", refuse)
+    port = OpenpyxlPort(path, command="test")
+    port.write_sheet("签表X", [["轮次", "说明"], [1.5, "甲"], [2, None]],
+                     SheetFormat(columns=[ColumnFormat(index=0, number_format="0.00")],
+                                 text_columns=[1]))
+    port.save()
+    ws = openpyxl.load_workbook(path)["签表X"]
+    assert [[c.value for c in r] for r in ws.iter_rows()] == [["轮次", "说明"], [1.5, "甲"],
+                                                              [2, None]]
+    assert ws["A2"].number_format == "0.00" and ws["B3"].number_format == "@"
+    assert ws["A1"].font.b

@@ -37,6 +37,7 @@ from bianpai.workbooks.port import Grid, SheetFormat  # noqa: F401
 from bianpai.workbooks.file_lock import (TEMP_SUFFIX, FileLock, _write_target,  # noqa: F401
                                          refuse_if_open_elsewhere,
                                          remove_stale_temps)
+from bianpai.workbooks.cell_plan import CellPlan, plannable
 from bianpai.workbooks.kept_appends import KeptAppends
 from bianpai.workbooks.lazy_book import LazyBook
 from bianpai.workbooks.sheet_writing import (FORMULA_START, _apply_format,  # noqa: F401
@@ -125,6 +126,9 @@ class OpenpyxlPort:
         writing was deferred)."""
         if name in self._deferred:
             self._materialize(name)
+        plan = self._changes.planned.pop(name, None)
+        if plan is not None:  # saved from a plan: its cells are made now
+            plan.make_cells()
         if self._book is None:
             return self.wb[name]
         ws = self._book.sheet(name)
@@ -143,6 +147,18 @@ class OpenpyxlPort:
             _apply_format(ws, values, fmt)
         for rows, start_row in appends:  # appended after the write, in their order
             self._append_cells(name, ws, rows, start_row)
+
+    def _plan(self, name: str) -> None:
+        """As :meth:`_materialize`, the sheet's cells planned instead of made
+        (:class:`~bianpai.workbooks.cell_plan.CellPlan`: the package save writes them)."""
+        values, fmt, appends = self._deferred.pop(name)
+        ws = self.wb[name]
+        plan = CellPlan(ws, values)
+        if fmt:
+            _apply_format(ws, values, fmt, plan)
+        for rows, start_row in appends:
+            plan.append(rows, start_row)
+        self._changes.planned[name] = plan
 
     def _deferred_values(self, name: str) -> Grid | None:
         """The values of a sheet written and not yet made into cells, as they would read back
@@ -279,6 +295,7 @@ class OpenpyxlPort:
         self._forget(sheet)
         self._kept.forget(sheet)
         self._deferred.pop(sheet, None)
+        self._changes.planned.pop(sheet, None)
         if sheet in self.wb.sheetnames:
             position = self.wb.sheetnames.index(sheet)
             self.wb.remove(self.wb[sheet])
@@ -323,6 +340,7 @@ class OpenpyxlPort:
         self._forget(sheet)
         self._kept.forget(sheet)
         self._deferred.pop(sheet, None)
+        self._changes.planned.pop(sheet, None)
         if sheet in self.wb.sheetnames:
             self.wb.remove(self.wb[sheet])
             if self._book is not None:
@@ -345,8 +363,12 @@ class OpenpyxlPort:
         It refuses, before writing anything, when a sheet it regenerates or deletes holds
         something its new version would not (a chart, comments, conditional formats…).
         """
-        for name in list(self._deferred):
-            self._materialize(name)
+        use_package = bool(self._original) and self.path.exists()
+        for name in list(self._deferred):  # in the order they were written
+            if use_package and plannable(self._deferred[name][1]):
+                self._plan(name)  # written into the package without openpyxl cells
+            else:
+                self._materialize(name)
         target = _write_target(self.out)
         refuse_if_open_elsewhere(self.out)  # an office program would save over it
         if target.exists() and not os.access(target, os.W_OK) or (
@@ -356,7 +378,6 @@ class OpenpyxlPort:
         if not self.wb.sheetnames:
             self.wb.create_sheet("Sheet1")
             self._changes.rewritten.append("Sheet1")
-        use_package = bool(self._original) and self.path.exists()
         if use_package:
             self._refuse_losses()
         else:
@@ -374,6 +395,8 @@ class OpenpyxlPort:
                     package.save_package(self.path, self.wb, self._changes, tmp)
                 except package.PackageError:
                     self._refuse_dropped()
+                    for name in list(self._changes.planned):  # openpyxl saves made cells
+                        self._sheet(name)
                     for name in list(self._kept.scratch):  # into the parsed sheets first
                         self._sheet(name)
                     self._book.load_all()

@@ -61,6 +61,8 @@ class Changes:
     # the worksheet holding a kept sheet's appended cells when it is not the workbook's own
     # (a sheet never parsed: bianpai.workbooks.kept_appends)
     cells_of: dict[str, object] = field(default_factory=dict)
+    # regenerated sheets whose cells were planned, not made (bianpai.workbooks.cell_plan)
+    planned: dict[str, object] = field(default_factory=dict)
 
     def cells(self, wb, title: str):
         """The worksheet whose cells ``appended[title]`` names."""
@@ -151,7 +153,7 @@ def save_package(src, wb, changes: Changes, dest) -> None:
         # serialise regenerated sheets with openpyxl, tables numbered after the kept ones
         sheet_xml: dict[str, tuple[bytes, object, object]] = {}
         for t in rewritten:
-            sheet_xml[t] = _serialise_sheet(wb[t])
+            sheet_xml[t] = _serialise_sheet(wb[t], changes.planned.get(t))
         # appended cells: their style ids are taken now so that the stylesheet holds them
         for t, cells in changes.appended.items():
             if t in final and t not in rewritten and t in part_by_title:

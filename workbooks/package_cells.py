@@ -16,7 +16,7 @@ from bianpai.workbooks.package_parts import (MAIN, TABLE_REL_TYPE, PackageError,
 from bianpai.workbooks.package_styles import StyleMerger
 
 
-def _serialise_sheet(ws) -> tuple[bytes, object, "SheetCells"]:
+def _serialise_sheet(ws, plan=None) -> tuple[bytes, object, "SheetCells"]:
     """A generated sheet's XML without its cells (openpyxl's ``WorksheetWriter`` for the sheet's
     properties, columns, merges, validations, print setup, tables…), its relationships, and its
     cells (:class:`SheetCells`), written into the ``sheetData`` by :func:`sheet_xml` once the
@@ -36,7 +36,7 @@ def _serialise_sheet(ws) -> tuple[bytes, object, "SheetCells"]:
 
     if ws._images:
         raise PackageError(f"sheet {ws.title!r} has images to write")
-    cells = SheetCells(ws)  # before the writer: its table headers may make cells
+    cells = SheetCells(ws, plan)  # before the writer: its table headers may make cells
     writer = Skeleton(ws, out=io.BytesIO())
     writer.write()
     if ws.legacy_drawing is not None:  # VBA's form buttons (a keep_vba load): as openpyxl does
@@ -58,37 +58,31 @@ class SheetCells:
     registered in the workbook's style table now (as the writer does), so that the stylesheet
     written afterwards holds it; :meth:`xml` takes the final index of each."""
 
-    def __init__(self, ws):
+    def __init__(self, ws, plan=None):
+        """The cells of ``ws``, or (``plan``) those a :class:`~bianpai.workbooks.cell_plan.
+        CellPlan` of it holds without having made them."""
+        from openpyxl.styles.cell_style import StyleArray
         from openpyxl.utils import get_column_letter
         wb = ws.parent
         styles = wb._cell_styles
         memo: dict[tuple, int] = {}
         rows: dict[int, list] = {}
-        by_pos = ws._cells
-        order = list(by_pos)  # made row by row, usually: sorted only when not
-        if any(a > b for a, b in zip(order, order[1:])):
-            order.sort()
-        for r, c in order:
-            cell = by_pos[(r, c)]
-            # (a merged range's other cells, openpyxl's MergedCell, have neither)
-            if getattr(cell, "_comment", None) is not None or \
-                    getattr(cell, "_hyperlink", None) is not None:
-                raise PackageError(f"sheet {ws.title!r} has comments or hyperlinks to write")
-            style = cell._style
+        for r, c, style, data_type, value in (_cells_of(ws) if plan is None
+                                               else plan.sorted_cells()):
             sid = None
             if style is not None and any(style):
                 key = tuple(style)
                 sid = memo.get(key)
                 if sid is None:
-                    sid = memo[key] = styles.add(style)
-            elif cell._value is None:
+                    sid = memo[key] = styles.add(style if plan is None else StyleArray(style))
+            elif value is None:
                 rows.setdefault(r, [])
                 continue
-            rows.setdefault(r, []).append((c, sid, cell.data_type, cell._value))
+            rows.setdefault(r, []).append((c, sid, data_type, value))
         dims = ws.row_dimensions
         for r in dims.keys() - rows.keys():
             rows[r] = []
-        self.dimension = ws.calculate_dimension()
+        self.dimension = ws.calculate_dimension() if plan is None else plan.dimension()
         self.rows = sorted(rows.items())
         self.row_attrs = {r: dict(dims[r]) for r in dims.keys()}
         self.epoch = wb.epoch
@@ -122,6 +116,22 @@ class SheetCells:
             add("</row>")
         add("</sheetData>")
         return "".join(out)
+
+
+def _cells_of(ws):
+    """``(row, column, style array, data type, stored value)`` of each of ``ws``'s cells, in
+    row then column order; a comment or a hyperlink raises :class:`PackageError`."""
+    by_pos = ws._cells
+    order = list(by_pos)  # made row by row, usually: sorted only when not
+    if any(a > b for a, b in zip(order, order[1:])):
+        order.sort()
+    for r, c in order:
+        cell = by_pos[(r, c)]
+        # (a merged range's other cells, openpyxl's MergedCell, have neither)
+        if getattr(cell, "_comment", None) is not None or \
+                getattr(cell, "_hyperlink", None) is not None:
+            raise PackageError(f"sheet {ws.title!r} has comments or hyperlinks to write")
+        yield r, c, cell._style, cell.data_type, cell._value
 
 
 def _cell_text(head: str, t: str, v, iso_dates: bool, epoch, title: str) -> str:
