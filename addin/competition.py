@@ -211,7 +211,20 @@ class CoreEvent:
 
     def stage_entrants(self, g: Group, s: Stage) -> list[StageEntrant]:
         """The first stage: every drawn team (pool and position from 抽签); later stages: the
-        晋级 rows written by ``advance``."""
+        晋级 rows written by ``advance``. Made once while the group's numbers, the
+        withdrawals, the replacements, 晋级 and 报名 are the same (a draw numbering a group, a
+        late entry or a joiner changes one of them): a new list of the same entrants."""
+        gs = self.groups[g.id]
+        token = (id(gs.teams), len(gs.teams), tuple(self.withdrawals.items()),
+                 tuple(self.replacements.items()), id(self.entries), id(self.roster))
+        hit = self._results_cache.get(("stage_entrants", g.id, s.id))
+        if hit is not None and hit[0] == token:
+            return list(hit[1])
+        out = self._stage_entrants(g, s)
+        self._results_cache[("stage_entrants", g.id, s.id)] = (token, out)
+        return list(out)
+
+    def _stage_entrants(self, g: Group, s: Stage) -> list[StageEntrant]:
         gs = self.groups[g.id]
         if s is g.stages[0] or s.entrants in ("all", "unseeded"):
             # "unseeded": the roster's entrants with a 种子 skip this stage (they enter a later
@@ -307,7 +320,8 @@ class CoreEvent:
                 collapse_missing_columns(self)  # a deleted header: named once, at its row
             return self._results_cache.setdefault(key, {})
         if getattr(sc, "scope", "match") == "stage":
-            out = self._stage_scope_results(g, s)
+            from bianpai.addin.core_stage_scope import stage_scope_results  # noqa: PLC0415
+            out = stage_scope_results(self, g, s)
         # what the draw wrote into each match's 成绩 row from the regulation (几局胜 of the
         # round): a blank cell reads as it, another value is an error at its cell
         prefill = None
@@ -374,29 +388,6 @@ class CoreEvent:
         self._results_cache[key] = out
         return out
 
-    def _stage_scope_results(self, g: Group, s: Stage) -> dict[tuple, MatchResult]:
-        """A scoring with ``scope = "stage"`` scores the whole stage at once (results compared
-        across tables): ``score_stage(matches, typed by match key)``; its errors are placed like
-        a match scoring's."""
-        matches = self.stage_matches(g, s)
-        typed = {m.key: self.typed[(g.id, s.id, *m.key)] for m in matches
-                 if (g.id, s.id, *m.key) in self.typed}
-        # a withdrawn entrant's seat is empty after its last round (the scoring scores the
-        # others there by its own rule for a withdrawal, e.g. as a sit-out)
-        for i, m in enumerate(matches):
-            gone = [e for e in m.sides if e is not None and
-                    (w := self.withdrawn_after(g, s, e)) is not None and m.round > w]
-            if gone:
-                matches[i] = Match(m.round, m.table, tuple(None if e in gone else e for e in m.sides),
-                                   m.pool, f"{m.label or ''}（{'、'.join(f'{e}号' for e in gone)}退赛）")
-        try:
-            done = s.scoring.score_stage(matches, typed)
-        except (InputErrors, InputError) as exc:
-            empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
-            self.errors += [self._placed(e, empty) for e in getattr(exc, "errors", [exc])]
-            return {}
-        return {r.match.key: r for r in done}
-
     def _placed(self, exc: InputError, typed: TypedMatch) -> InputError:
         """``exc`` with its sheet!cell: a scoring error carries the typed row (Excel row of
         逐局成绩) and column key; else the match's first typed cell."""
@@ -417,7 +408,9 @@ class CoreEvent:
 
     def state(self, g: Group, s: Stage, *, with_standings: bool = True) -> StageState:
         st = StageState(entrants=self.stage_entrants(g, s), matches=self.stage_matches(g, s),
-                        results=self.results(g, s), seed=self.stage_seed(g, s))
+                        results=self.results(g, s), seed=self.stage_seed(g, s),
+                        # the stage's states share what its format computed from them
+                        memos=self._results_cache.setdefault(("state_memos", g.id, s.id), {}))
         if getattr(s.format, "reads_prior_stages", False):  # e.g. no rematch over the event
             st.prior = [m for o in g.stages if o.id != s.id for m in self.stage_matches(g, o)]
         if with_standings:

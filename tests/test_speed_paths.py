@@ -109,3 +109,28 @@ def test_the_typed_results_are_read_again_once_a_result_sheet_changes(tmp_path):
     assert [k for k, t in typed.typed.items() if not t.empty] == [key] and key[4] == grid[1][4]
     assert (match.totals["frames_0"], match.totals["frames_1"]) == (9, 4)
     assert load_core_event(port).typed[key] is match
+
+
+def test_a_stage_s_entrants_follow_a_withdrawal_and_a_late_number(tmp_path):
+    """CoreEvent.stage_entrants is made once per event while what it reads is the same: a
+    withdrawal or a number added to the group afterwards (as a draw's late entry does) is in
+    the next answer, and each answer is a list of its own."""
+    from bianpai.addin.competition import load_core_event
+    from bianpai.addin.core_draw import drawn
+    from tests.test_core_cbsa import _small_event
+    port = OpenpyxlPort(_small_event(tmp_path / "e.xlsx"), command="test")
+    drawn(port, seed=1)
+    ev = load_core_event(port)
+    g = ev.reg.groups[0]
+    s = g.stages[0]
+    first = ev.stage_entrants(g, s)
+    n = first[0].number
+    assert first[0].withdrawn_after is None
+    first.clear()  # the caller's own list
+    assert ev.stage_entrants(g, s) and ev.stage_entrants(g, s)[0] is ev.stage_entrants(g, s)[0]
+    ev.withdrawals[(g.id, s.id, n)] = (0, True, "test")
+    assert next(e for e in ev.stage_entrants(g, s) if e.number == n).withdrawn_after == 0
+    gs = ev.groups[g.id]
+    late = max(gs.teams) + 1
+    gs.teams[late] = dict(gs.teams[n], position=99, roster_row=None)
+    assert late in {e.number for e in ev.stage_entrants(g, s)}

@@ -1,0 +1,39 @@
+"""A stage whose scoring scores it whole (``scope = "stage"``: results compared across tables,
+e.g. the boards of a Mitchell movement), for :meth:`CoreEvent.results`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from bianpai.engines.core import Match, MatchResult, TypedMatch
+from bianpai.engines.errors import InputError, InputErrors
+
+if TYPE_CHECKING:  # annotations only (the event module imports this one when it scores)
+    from bianpai.addin.competition import CoreEvent
+    from bianpai.templates.schema import Group, Stage
+
+
+def stage_scope_results(ev: CoreEvent, g: Group, s: Stage) -> dict[tuple, MatchResult]:
+    """A scoring with ``scope = "stage"`` scores the whole stage at once (results compared
+    across tables): ``score_stage(matches, typed by match key)``; its errors are placed like
+    a match scoring's."""
+    matches = ev.stage_matches(g, s)
+    typed = {m.key: ev.typed[(g.id, s.id, *m.key)] for m in matches
+             if (g.id, s.id, *m.key) in ev.typed}
+    # a withdrawn entrant's seat is empty after its last round (the scoring scores the
+    # others there by its own rule for a withdrawal, e.g. as a sit-out)
+    for i, m in enumerate(matches):
+        gone = [e for e in m.sides if e is not None and
+                (w := ev.withdrawn_after(g, s, e)) is not None and m.round > w]
+        if gone:
+            matches[i] = Match(m.round, m.table, tuple(None if e in gone else e for e in m.sides),
+                               m.pool, f"{m.label or ''}（{'、'.join(f'{e}号' for e in gone)}退赛）")
+    try:
+        done = s.scoring.score_stage(matches, typed)
+    except (InputErrors, InputError) as exc:
+        empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
+        ev.errors += [ev._placed(e, empty) for e in getattr(exc, "errors", [exc])]
+        return {}
+    return {r.match.key: r for r in done}
