@@ -59,10 +59,13 @@ class _Bracket(BaseModel):
 
     def resolution(self, state: StageState, pool: str | None = None,
                    rng: random.Random | None = None) -> Resolution:
-        """The :class:`Resolution` of ``pool`` (pure)."""
-        ents = state.pool_entrants(pool)
-        return resolve(self._pool_nodes(len(ents), pool), ents, state.matches, state.results,
-                       seat_of=self._seat_of(state, pool, rng), pool=pool)
+        """The :class:`Resolution` of ``pool`` (pure; once per state and pool,
+        :meth:`StageState.memo`: the passed ``rng`` never changes it, see ``_rng_key``)."""
+        def compute():
+            ents = state.pool_entrants(pool)
+            return resolve(self._pool_nodes(len(ents), pool), ents, state.matches,
+                           state.results, seat_of=self._seat_of(state, pool, rng), pool=pool)
+        return state.memo(("resolution", id(self), pool), compute, keep=self)
 
     def _emit(self, res: Resolution, rnd: int, pool) -> list[Match]:
         real, byes = [], []

@@ -32,7 +32,8 @@ from typing import Any, ClassVar, Iterable, Mapping, Protocol, runtime_checkable
 import pandas as pd
 
 from bianpai.engines.errors import BianpaiError
-from bianpai.engines.typed_rows import LazyGames, from_rows, is_na, records_like_frame
+from bianpai.engines.typed_rows import (LazyGames, decision_side, from_rows,  # noqa: F401
+                                        is_blank, is_na, records_like_frame)
 
 __all__ = [
     "StageEntrant", "Match", "EntryColumn", "TypedMatch", "MatchResult", "StageState", "NotReady", "Reason",
@@ -172,6 +173,26 @@ class StageState:
     #: the group's other stages' matches, for a format whose rules reach across stages (no
     #: rematch ever, one bye per event); filled when the format's ``reads_prior_stages`` is True
     prior: list[Match] = field(default_factory=list)
+    #: what a format computed from this state (:meth:`memo`); a caller may hand the same dict
+    #: to several states of one stage (the values are checked against each state's own)
+    memos: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key: tuple, compute, keep: Any = None):
+        """``compute()``, once per ``key`` while the state holds equal entrants, matches,
+        results and seed (compared item by item, the same objects at once): a caller that
+        extends the matches, as a draw does, or replaces a result gets a fresh value. For a
+        format's pure values asked for several times per command (a bracket's resolution by
+        ``finished``, ``next_round``, the bracket table, the placings). ``key`` (hashable)
+        names the value and the format by its ``id``; ``keep`` (the format) is held with the
+        value so that the id stays its own. Callers must not change what it returns."""
+        token = (self.seed, tuple(self.entrants), tuple(self.matches),
+                 tuple(self.results.items()))
+        hit = self.memos.get(key)
+        if hit is not None and hit[0] == token:
+            return hit[2]
+        value = compute()
+        self.memos[key] = (token, keep, value)
+        return value
 
     # -- convenience views
     def pools(self) -> list[str | None]:
@@ -431,31 +452,6 @@ def forfeit_adjustment(side: int) -> pd.DataFrame:
     """The ``adjustments`` frame of a match ``side`` forfeits: columns ``side`` (int),
     ``kind`` ("forfeit"), ``value`` (None)."""
     return pd.DataFrame([{"side": side, "kind": "forfeit", "value": None}])
-
-
-# ------------------------------------------------------------------------------ typed values
-
-def is_blank(v) -> bool:
-    """An empty cell as a scoring reads it: ``None``, blank text, NaN/NA."""
-    if v is None:
-        return True
-    if isinstance(v, str):
-        return v.strip() == ""
-    try:
-        return is_na(v)
-    except (TypeError, ValueError):
-        return False
-
-
-def decision_side(decisions: dict, decision) -> Any:
-    """What a 判定 code means for a scoring (its ``DECISIONS`` mapping, e.g. the side that
-    forfeits). Raises ``InputError`` naming the allowed codes for an unknown one."""
-    from bianpai.engines.errors import InputError
-    side = decisions.get(str(decision).strip())
-    if side is None:
-        raise InputError(f"未知的判定“{decision}”（应为：{'、'.join(decisions)}）",
-                         f"unknown decision {decision!r}")
-    return side
 
 
 # ------------------------------------------------------------------------------ registries

@@ -173,7 +173,12 @@ class SingleElimination(_Bracket):
 
     # -- redraw mode
     def _redraw_resolution(self, state: StageState, pool) -> tuple[Resolution, list[int], int]:
-        """(resolution of the drawn rounds, survivors, last drawn round) in redraw mode."""
+        """(resolution of the drawn rounds, survivors, last drawn round) in redraw mode; once
+        per state and pool (:meth:`StageState.memo`): read it, do not change it."""
+        return state.memo(("redraw_resolution", id(self), pool),
+                          lambda: self._redraw_resolve(state, pool), keep=self)
+
+    def _redraw_resolve(self, state: StageState, pool) -> tuple[Resolution, list[int], int]:
         ents = state.pool_entrants(pool)
         res = Resolution(losses={e.number: 0 for e in ents})
         alive = [e.number for e in ents]

@@ -173,3 +173,28 @@ def place_of(v) -> int | None:
     """A standings ``rank`` cell as an ``int``; ``None`` for an entrant without a place (one
     the ranking leaves unranked: :func:`bianpai.engines.standings.rank`'s ``unranked``)."""
     return None if is_na(v) else int(v)
+
+
+# ------------------------------------------------------------------------------ typed values
+
+def is_blank(v) -> bool:
+    """An empty cell as a scoring reads it: ``None``, blank text, NaN/NA."""
+    if v is None:
+        return True
+    if isinstance(v, str):
+        return v.strip() == ""
+    try:
+        return is_na(v)
+    except (TypeError, ValueError):
+        return False
+
+
+def decision_side(decisions: dict, decision) -> Any:
+    """What a 判定 code means for a scoring (its ``DECISIONS`` mapping, e.g. the side that
+    forfeits). Raises ``InputError`` naming the allowed codes for an unknown one."""
+    from bianpai.engines.errors import InputError
+    side = decisions.get(str(decision).strip())
+    if side is None:
+        raise InputError(f"未知的判定“{decision}”（应为：{'、'.join(decisions)}）",
+                         f"unknown decision {decision!r}")
+    return side

@@ -524,6 +524,36 @@ def test_a_result_changed_after_the_next_round_was_drawn_is_not_drawn_on():
     assert len(fmt.next_round(state, random.Random(0))) >= 1
 
 
+def test_a_state_memo_is_kept_only_while_the_state_holds_the_same_values():
+    """StageState.memo: a format's derived value (a bracket's resolution) is computed once
+    for states holding equal entrants, matches, results and seed — two states of one stage
+    built apart share it through one ``memos`` dict — and again once a result is replaced in
+    place, the matches are extended, or the seed differs."""
+    fmt = SingleElimination(seeding="standard")
+    memos: dict = {}
+    state = StageState(seeded(8), seed=3, memos=memos)
+    qf = fmt.next_round(state, random.Random(0))
+    state.matches.extend(qf)
+    for m in qf:
+        state.results[m.key] = won(m, min(m.entrants))
+    calls = []
+
+    def value(st):
+        return st.memo(("test", 1), lambda: calls.append(1) or len(calls))
+
+    twin = StageState(list(state.entrants), list(state.matches), dict(state.results), seed=3,
+                      memos=memos)
+    assert value(state) == value(state) == value(twin) == 1
+    assert fmt.resolution(state) is fmt.resolution(twin)
+    state.results[qf[0].key] = won(qf[0], max(qf[0].entrants))  # replaced in place
+    assert value(state) == 2 and value(twin) == 3
+    assert fmt.resolution(state).nodes["QF1"].winner != fmt.resolution(twin).nodes["QF1"].winner
+    state.matches.extend(fmt.next_round(twin, random.Random(0)))
+    assert value(state) == 4
+    assert value(StageState(list(twin.entrants), list(twin.matches), dict(twin.results),
+                            seed=4, memos=memos)) == 5
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(sizes=st.lists(st.integers(1, 8), min_size=1, max_size=4), seed=st.integers(0, 10 ** 6))
 def test_double_elimination_invariants(sizes, seed):
