@@ -134,3 +134,57 @@ def test_a_stage_s_entrants_follow_a_withdrawal_and_a_late_number(tmp_path):
     late = max(gs.teams) + 1
     gs.teams[late] = dict(gs.teams[n], position=99, roster_row=None)
     assert late in {e.number for e in ev.stage_entrants(g, s)}
+
+
+def test_held_writes_are_made_when_used_and_superseded_whole():
+    """bianpai.workbooks.held_writes: a held rewrite is made when one of its sheets is used
+    (or all at save), oldest first; a newer rewrite of all of its sheets drops it unmade; a
+    newer one of only some of them makes it first."""
+    from bianpai.workbooks.held_writes import HeldWrites
+    made = []
+    held = HeldWrites()
+    held.hold(["A", "B"], lambda: made.append("ab1"))
+    held.hold(["A", "B"], lambda: made.append("ab2"))  # supersedes ab1
+    held.hold(["C"], lambda: made.append("c"))
+    held.make("X")
+    assert made == []
+    held.make("B")
+    assert made == ["ab2"]
+    held.hold(["C", "D"], lambda: made.append("cd"))  # supersedes c
+    held.hold(["D"], lambda: made.append("d"))  # only part of cd's sheets: cd made first
+    assert made == ["ab2", "cd"]
+    held.make()
+    assert made == ["ab2", "cd", "d"]
+
+
+def test_a_draw_s_bracket_sheets_held_by_the_port_read_and_save_as_written_at_once(
+        tmp_path, monkeypatch):
+    """Two draws on one port (the demo's chain): 签表 and 签表图 rewritten by each draw are held
+    by the port and made when read or saved; what is read after the first draw and what is
+    saved after the second are what a port writing them at once gives."""
+    import random
+    import shutil
+    from bianpai.addin.core_demo_results import _fill_match_results
+    from bianpai.addin.core_draw import drawn
+    from tests.test_core_cbsa import _small_event
+    from tests.test_package_save import members
+    src = _small_event(tmp_path / "src.xlsx")
+    seen, saved = {}, {}
+    for how in ("held", "at once"):
+        path = tmp_path / f"{how}.xlsx"
+        shutil.copyfile(src, path)
+        if how == "at once":
+            monkeypatch.setattr(OpenpyxlPort, "write_later", lambda self, sheets, write: False)
+        port = OpenpyxlPort(path, command="test")
+        drawn(port, seed=1)
+        first = port.read_values("签表")  # read (and kept by the port) before the next draw
+        _fill_match_results(port, random.Random(3), {})
+        drawn(port, seed=2)
+        seen[how] = (first, port.read_values("签表"))  # the held rewrite made now
+        _fill_match_results(port, random.Random(4), {})
+        drawn(port, seed=3)
+        port.save()
+        saved[how] = members(path)
+    assert seen["held"] == seen["at once"] and seen["held"][0] != seen["held"][1]
+    a, b = saved["held"], saved["at once"]
+    assert [n for n in a if a[n] != b.get(n) and n != "docProps/core.xml"] == []

@@ -38,6 +38,7 @@ from bianpai.workbooks.file_lock import (TEMP_SUFFIX, FileLock, _write_target,  
                                          refuse_if_open_elsewhere,
                                          remove_stale_temps)
 from bianpai.workbooks.cell_plan import CellPlan, plannable
+from bianpai.workbooks.held_writes import HeldWrites
 from bianpai.workbooks.kept_appends import KeptAppends
 from bianpai.workbooks.lazy_book import LazyBook
 from bianpai.workbooks.sheet_writing import (FORMULA_START, _apply_format,  # noqa: F401
@@ -120,10 +121,13 @@ class OpenpyxlPort:
         self._deferred: dict[str, tuple] = {}
         #: rows appended below kept sheets never parsed (patched into their XML on save)
         self._kept = KeptAppends(self.wb, self._book)
+        #: rewrites of generated sheets made when their sheets are next used (held_writes)
+        self._held = HeldWrites()
 
     def _sheet(self, name: str):
         """The worksheet ``name``, parsed on first use (its written cells made now when their
         writing was deferred)."""
+        self._held.make(name)
         if name in self._deferred:
             self._materialize(name)
         plan = self._changes.planned.pop(name, None)
@@ -147,6 +151,15 @@ class OpenpyxlPort:
             _apply_format(ws, values, fmt)
         for rows, start_row in appends:  # appended after the write, in their order
             self._append_cells(name, ws, rows, start_row)
+
+    def write_later(self, sheets: list[str], write) -> bool:
+        """Hold ``write()``, a rewrite of the generated ``sheets``, until one of them is next
+        used or the workbook saved (:mod:`bianpai.workbooks.held_writes`); ``False`` (nothing
+        held: write now) when one of them does not exist yet."""
+        if any(s not in self.wb.sheetnames for s in sheets):
+            return False
+        self._held.hold(sheets, write)
+        return True
 
     def _plan(self, name: str) -> None:
         """As :meth:`_materialize`, the sheet's cells planned instead of made
@@ -189,6 +202,7 @@ class OpenpyxlPort:
     def read_values(self, sheet: str) -> Grid:
         """The sheet's values (rows of cells; see ``WorkbookPort.read_values``), read once
         while the sheet is unchanged: later calls get a copy of the first reading."""
+        self._held.make(sheet)
         hit = self._read_cache.get(sheet)
         if hit is not None:
             return [list(r) for r in hit]
@@ -199,6 +213,7 @@ class OpenpyxlPort:
     def derived(self, sheet: str) -> dict:
         """A memo for what a reader computes from ``sheet`` as it is now (a coerced table, the
         regulation): emptied whenever this port writes, appends to or deletes the sheet."""
+        self._held.make(sheet)
         return self._derived.setdefault(sheet, {})
 
     def _forget(self, sheet: str) -> None:
@@ -247,6 +262,7 @@ class OpenpyxlPort:
     def merged_ranges(self, sheet: str) -> list[tuple[int, int, int, int]]:
         """The merged ranges of ``sheet`` as (first row, first column, last row, last column),
         1-based; ``[]`` for a sheet that does not exist."""
+        self._held.make(sheet)
         if sheet not in self.wb.sheetnames:
             return []
         fast = self._book.fast_merged(sheet) if self._book is not None else None
@@ -292,6 +308,7 @@ class OpenpyxlPort:
     # --- writing -----------------------------------------------------------------------------
     def write_sheet(self, sheet: str, values: Grid, fmt: SheetFormat | None = None, *,
                     position: int | None = None) -> None:
+        self._held.make(sheet)
         self._forget(sheet)
         self._kept.forget(sheet)
         self._deferred.pop(sheet, None)
@@ -310,6 +327,7 @@ class OpenpyxlPort:
         del ws
 
     def append_rows(self, sheet: str, rows: Grid, *, start_row: int) -> None:
+        self._held.make(sheet)
         self._forget(sheet)
         if sheet in self._deferred:  # written by this port, not made yet: made with it
             self._deferred[sheet][2].append(([list(r) for r in rows], start_row))
@@ -337,6 +355,7 @@ class OpenpyxlPort:
             tbl.ref = f"{first}:{col}{end_row}"
 
     def delete_sheet(self, sheet: str) -> None:
+        self._held.make(sheet)
         self._forget(sheet)
         self._kept.forget(sheet)
         self._deferred.pop(sheet, None)
@@ -363,6 +382,7 @@ class OpenpyxlPort:
         It refuses, before writing anything, when a sheet it regenerates or deletes holds
         something its new version would not (a chart, comments, conditional formats…).
         """
+        self._held.make()  # the rewrites held for later: made now
         use_package = bool(self._original) and self.path.exists()
         for name in list(self._deferred):  # in the order they were written
             if use_package and plannable(self._deferred[name][1]):
