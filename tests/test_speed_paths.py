@@ -188,3 +188,27 @@ def test_a_draw_s_bracket_sheets_held_by_the_port_read_and_save_as_written_at_on
     assert seen["held"] == seen["at once"] and seen["held"][0] != seen["held"][1]
     a, b = saved["held"], saved["at once"]
     assert [n for n in a if a[n] != b.get(n) and n != "docProps/core.xml"] == []
+
+
+def test_rows_held_below_a_kept_sheet_read_the_same_read_after_each_append(tmp_path):
+    """Rows appended below a sheet the port never parses are read back through an overlay made
+    on from the previous reading (only the cells held since applied): read after each append,
+    or once after all of them, or from the saved file, the sheet reads the same — a cell
+    written twice keeps its last value."""
+    from tests.helpers import new_event
+    path = tmp_path / "e.xlsx"
+    new_event(path)
+    writes = [([["a", 1, None], ["b", 2.0, "x"]], 2), ([["c", 3]], 4), ([["B", 2.5]], 3)]
+    each = OpenpyxlPort(path, command="test")
+    readings = []
+    for rows, start in writes:
+        each.append_rows("罚分", rows, start_row=start)
+        assert "罚分" in each._kept.scratch  # held below the sheet, not parsed
+        readings.append(each.read_values("罚分"))
+    once = OpenpyxlPort(path, command="test")
+    for rows, start in writes:
+        once.append_rows("罚分", rows, start_row=start)
+    assert readings[-1] == once.read_values("罚分")
+    assert readings[0][1:] != readings[-1][1:] and readings[-1][2][:3] == ["B", 2.5, "x"]
+    each.save()
+    assert OpenpyxlPort(path).read_values("罚分") == readings[-1]

@@ -28,6 +28,10 @@ class KeptAppends:
         self.scratch: dict[str, object] = {}
         self._held: dict[str, list[tuple[list, int]]] = {}
         self._last: dict[str, int | None] = {}
+        #: per sheet, every held cell's value as it reads back, in the order written, and
+        #: the last overlay made from it (the grid it was made on, the cells applied, the grid)
+        self._saved: dict[str, list[tuple[int, int, object]]] = {}
+        self._overlaid: dict[str, tuple[list, int, list]] = {}
 
     def take(self, sheet: str, rows: list[list], start_row: int, flags: dict) -> bool:
         """Hold ``rows`` (from ``start_row``) of ``sheet`` in its scratch worksheet when the sheet
@@ -48,35 +52,47 @@ class KeptAppends:
         if ws is None:
             from openpyxl.worksheet.worksheet import Worksheet
             ws = self.scratch[sheet] = Worksheet(self.wb, title="bianpai-appended")
+        saved = self._saved.setdefault(sheet, [])
         for r, row in enumerate(rows, start=start_row):
             for c, v in enumerate(row, start=1):
                 cell = ws.cell(row=r, column=c)
                 before = _style_of(cell)
                 _set(cell, v)
                 flags[(r, c)] = flags.get((r, c), True) and _style_of(cell) == before
+                saved.append((r, c, _as_saved(cell.value)))
         self._held.setdefault(sheet, []).append(([list(r) for r in rows], start_row))
         return True
 
     def overlay(self, sheet: str, grid: list[list]) -> list[list]:
         """``grid`` (the sheet's values as the file holds them) with the held cells' values as
-        they read back once saved (``as_saved``)."""
-        ws = self.scratch.get(sheet)
-        if ws is None:
+        they read back once saved (``as_saved``). Made on from the last overlay of the same
+        grid: only the cells held since are applied (a draw's rows, then their results, read
+        after each)."""
+        saved = self._saved.get(sheet)
+        if sheet not in self.scratch or not saved:
             return grid
-        for (r, c), cell in ws._cells.items():
-            while len(grid) < r:
-                grid.append([])
-            line = grid[r - 1]
+        base, done, out = self._overlaid.get(sheet, (None, 0, None))
+        if base is None or base != grid:
+            base, done, out = [list(r) for r in grid], 0, grid
+        else:
+            out = [list(r) for r in out]
+        for r, c, v in saved[done:]:  # in the order written: the last value of a cell stays
+            while len(out) < r:
+                out.append([])
+            line = out[r - 1]
             if len(line) < c:
                 line.extend([None] * (c - len(line)))
-            line[c - 1] = _as_saved(cell.value)
-        return grid
+            line[c - 1] = v
+        self._overlaid[sheet] = (base, len(saved), [list(r) for r in out])
+        return out
 
     def release(self, sheet: str) -> list[tuple[list, int]]:
         """The rows held for ``sheet`` in the order they came (to replay into the parsed sheet);
         the sheet holds none afterwards."""
         self.scratch.pop(sheet, None)
         self._last.pop(sheet, None)
+        self._saved.pop(sheet, None)
+        self._overlaid.pop(sheet, None)
         return self._held.pop(sheet, [])
 
     def forget(self, sheet: str) -> None:
