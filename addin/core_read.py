@@ -25,7 +25,7 @@ from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks.roster_layouts import TYPED_NUMBERS_SEED, roster_layout
 from bianpai.addin.core_views import has_core_sheet, read_core_sheet, shown_layout
 from bianpai.workbooks import layouts as L
-from bianpai.workbooks.tables import SharedRows, SheetsMemo, cell_of, find_sheet
+from bianpai.workbooks.tables import RowCells, SharedRows, SheetsMemo, cell_of, find_sheet
 from bianpai.workbooks.tables import records as _all_records
 
 from typing import TYPE_CHECKING
@@ -375,6 +375,7 @@ def _read_typed_sheets(ev: CoreEvent) -> None:
     value_keys = [c.key for c in ev.lay.results.columns
                   if c.key not in {k.key for k in K.KEY_COLUMNS} | {"side0", "side1", "decision",
                                                                        "note"}]
+    cell_keys = [*value_keys, "decision"]  # a typed row's cells, named when asked
     game_keys = [c.key for c in ev.lay.games.columns if c.key not in
                  {k.key for k in K.KEY_COLUMNS} | {"game"}]
     totals: dict[tuple, tuple[dict, str | None, str]] = {}
@@ -407,7 +408,7 @@ def _read_typed_sheets(ev: CoreEvent) -> None:
             continue
         totals[key] = ({k: rec.get(k) for k in value_keys}, rec["decision"],
                        f"{rsheet}!{cell_of(res_df, row, value_keys[0] if value_keys else 'decision')}")
-        cells[key] = {k: f"{rsheet}!{cell_of(res_df, row, k)}" for k in [*value_keys, "decision"]}
+        cells[key] = RowCells(rsheet, res_df, row, cell_keys)
     games: dict[tuple, list[dict]] = {}
     where_g: dict[tuple, str] = {}
     for row, rec in records(games_df):

@@ -212,3 +212,16 @@ def test_rows_held_below_a_kept_sheet_read_the_same_read_after_each_append(tmp_p
     assert readings[0][1:] != readings[-1][1:] and readings[-1][2][:3] == ["B", 2.5, "x"]
     each.save()
     assert OpenpyxlPort(path).read_values("罚分") == readings[-1]
+
+
+def test_a_typed_row_s_cells_are_named_as_cell_of_names_them():
+    """RowCells (a typed row's sheet!cell per column, made when asked) gives what cell_of
+    gives, for a column read from another letter on that row too, and knows only its keys."""
+    from bianpai.workbooks.tables import RowCells, cell_of
+    df = pd.DataFrame({"a": [1, 2], "b": [3, 4]}, index=[2, 3])
+    df.attrs["columns"] = {"a": "C", "b": "D"}
+    df.attrs["row_columns"] = {(3, "b"): "F"}
+    cells = RowCells("成绩", df, 3, ["a", "b"])
+    assert dict(cells) == {k: f"成绩!{cell_of(df, 3, k)}" for k in ("a", "b")} \
+        == {"a": "成绩!C3", "b": "成绩!F3"}
+    assert cells.get("x", "") == "" and len(cells) == 2

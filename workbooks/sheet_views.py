@@ -82,14 +82,9 @@ class SheetView:
              extra: list[dict] | None = None) -> list[list]:
         """``rows`` in the columns of ``core`` → rows in the view's columns; ``extra``: per row,
         further core values a computed or renamed column may show (the match's sides)."""
-        out = []
-        for d in _dicts(core, rows, extra):
-            row = []
-            for col in self.shown(core).columns:
-                src = self.source.get(col.key, col.key)
-                row.append(src(d, lang) if callable(src) else d.get(src))
-            out.append(row)
-        return out
+        sources = [self.source.get(col.key, col.key) for col in self.shown(core).columns]
+        return [[src(d, lang) if callable(src) else d.get(src) for src in sources]
+                for d in _dicts(core, rows, extra)]
 
     def below_rows(self, core: SheetLayout, rows: list[list], lang: str = "zh",
                    extra: list[dict] | None = None) -> list[list]:

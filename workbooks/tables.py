@@ -11,6 +11,7 @@ import datetime as dt
 import re
 import unicodedata
 from decimal import Decimal
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -212,6 +213,34 @@ def records(df: pd.DataFrame):
             data[j] = [None if isinstance(v, float) and v != v else v for v in col]
     for idx, vals in zip(df.index.tolist(), zip(*data) if cols else ((),) * len(df)):
         yield idx, dict(zip(cols, vals))
+
+
+class RowCells(Mapping):
+    """``sheet!A1`` of each column key ``keys`` in Excel row ``row`` of a frame from
+    :func:`read_table` (as :func:`cell_of` gives it), made when asked: a typed result row's
+    cells for the messages about it, read for the few rows that have one."""
+
+    __slots__ = ("_sheet", "_row", "_keys", "_row_cols", "_cols")
+
+    def __init__(self, sheet: str, df: pd.DataFrame, row: int, keys: list[str]) -> None:
+        self._sheet, self._row, self._keys = sheet, row, keys
+        self._row_cols = df.attrs.get("row_columns", {})
+        self._cols = df.attrs.get("columns", {})
+
+    def __getitem__(self, key: str) -> str:
+        if key not in self._keys:
+            raise KeyError(key)
+        letter = self._row_cols.get((self._row, key)) or self._cols.get(key, "?")
+        return f"{self._sheet}!{letter}{self._row}"
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 def cell_of(df: pd.DataFrame, row: int, key: str) -> str:
