@@ -33,6 +33,7 @@ def _fill_match_results(out: Path | OpenpyxlPort, rng: random.Random, strength: 
              for r in ev.schedule_records()}
     filled = 0
     changed: dict[int, list] = {}  # sheet row → the row as simulated
+    columns: dict[tuple, dict] = {}
     for i, row in enumerate(grid[1:], start=1):
         row = list(row) + [None] * (len(keys) - len(row))
         grid[i] = row
@@ -40,7 +41,9 @@ def _fill_match_results(out: Path | OpenpyxlPort, rng: random.Random, strength: 
         s = ev.stage_of(g, row[1]) if g else None
         if s is None or s.scoring.games_per_match:
             continue
-        cols = {c.key: c for c in s.scoring.entry_match_columns()}
+        if (g.id, s.id) not in columns:  # the stage's entry columns, asked once
+            columns[(g.id, s.id)] = {c.key: c for c in s.scoring.entry_match_columns()}
+        cols = columns[(g.id, s.id)]
         typed = [k for k, c in cols.items() if not c.prefill]
         if any(row[keys.index(k)] not in (None, "") for k in typed if k in keys) \
                 or row[keys.index("decision")] not in (None, ""):
