@@ -219,7 +219,7 @@ class IndividualSwiss(BaseModel):
         if rnd == 1:
             pairs, bye = _first_round(infos, self, rng)
         else:
-            pairs, bye = pair_players(infos, self)
+            pairs, bye = pair_players(infos, self, rounds_after=total - rnd)
             pairs = [allocate_colours(a, b, self, table=i)
                      for i, (a, b) in enumerate(pairs, start=1)]
         ms = _matches(rnd, pairs, bye, sorted(absent), infos)

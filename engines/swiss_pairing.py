@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from bianpai.engines.core import StageState
 from bianpai.engines.errors import RuleError
+from bianpai.engines.swiss_completion import COMPLETION_MAX, best_completable
 
 if TYPE_CHECKING:  # the format's settings; imported for annotations only
     from bianpai.engines.swiss_individual import IndividualSwiss
@@ -318,12 +319,18 @@ def _candidates(infos: list[PlayerInfo], k: int) -> set[tuple[int, int]]:
     return out
 
 
-def pair_players(infos: list[PlayerInfo], fmt: IndividualSwiss, *, full: bool | None = None
+def pair_players(infos: list[PlayerInfo], fmt: IndividualSwiss, *, full: bool | None = None,
+                 rounds_after: int = 0
                  ) -> tuple[list[tuple[PlayerInfo, PlayerInfo]], PlayerInfo | None]:
     """Pair ``infos`` (placement order) by one maximum-weight matching. Returns the pairs
     (higher-placed first, in table order) and the bye (or None). Raises ``RuleError`` when no
     rematch-free pairing (with an eligible bye) exists. ``full``: force the complete graph
-    (default: complete up to :data:`FULL_GRAPH_MAX` entrants, sparse with fallback above)."""
+    (default: complete up to :data:`FULL_GRAPH_MAX` entrants, sparse with fallback above).
+    ``rounds_after``: rounds of the stage still to come after this one; on a field of up to
+    :data:`~bianpai.engines.swiss_completion.COMPLETION_MAX` nodes the round is the heaviest
+    matching after which they can still be paired without a rematch (one bye each)
+    (:func:`~bianpai.engines.swiss_completion.best_completable`): the plain optimum whenever
+    that one leaves the stage playable."""
     import rustworkx as rx
 
     n = len(infos)
@@ -362,6 +369,8 @@ def pair_players(infos: list[PlayerInfo], fmt: IndividualSwiss, *, full: bool | 
     else:
         raise RuleError("无法编排：不存在不重复相遇的完整对阵（请检查退赛、轮空或轮次设置）",
                         "no rematch-free pairing of the whole field exists")
+    if rounds_after > 0 and n_nodes <= COMPLETION_MAX:
+        m = _looking_ahead(n_nodes, edges, m, rounds_after)
     pairs: list[tuple[PlayerInfo, PlayerInfo]] = []
     bye = None
     for i, j in m:
@@ -373,3 +382,20 @@ def pair_players(infos: list[PlayerInfo], fmt: IndividualSwiss, *, full: bool | 
     pairs.sort(key=lambda ab: (-max(ab[0].score, ab[1].score), -(ab[0].score + ab[1].score),
                                min(ab[0].pos, ab[1].pos)))
     return pairs, bye
+
+
+def _looking_ahead(n_nodes: int, edges: list[tuple[int, int, int]], m, rounds_after: int):
+    """The matching ``m`` of the full graph ``edges`` ((i, j, weight)), or the heaviest one after
+    which ``rounds_after`` more rounds can be paired (see :func:`pair_players`)."""
+    import rustworkx as rx
+
+    weights = {(min(i, j), max(i, j)): w for i, j, w in edges}
+
+    def solve(part: dict, pairs: int):
+        g = rx.PyGraph()
+        g.add_nodes_from(range(n_nodes))
+        g.add_edges_from([(i, j, w) for (i, j), w in part.items()])
+        sub = rx.max_weight_matching(g, max_cardinality=True, weight_fn=lambda w: w)
+        return [(min(a, b), max(a, b)) for a, b in sub] if len(sub) >= pairs else None
+
+    return best_completable(n_nodes, weights, rounds_after, solve, list(m))
