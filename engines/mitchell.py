@@ -188,8 +188,9 @@ class Mitchell(BaseModel):
     session_minutes / (minutes_per_board · rounds)⌋, at least ``min_boards_per_round``),
     ``minutes_per_board`` (12: 一3 每副牌比赛时间12分钟), ``sessions``/``session_minutes``
     (2 days × morning and afternoon: 一3), ``even_tables`` (``skip`` | ``relay``),
-    ``draw`` (``lot``: round-1 pair numbers by computer lot, 一5; ``seed``: by typed seeds /
-    entrant order). Tables = the larger direction; a pair without an opponent sits out
+    ``draw`` (``lot``: round-1 pair numbers by computer lot, 一5, with a unit's two pairs kept
+    apart where the movement lets them miss each other; ``seed``: by typed seeds / entrant
+    order). Tables = the larger direction; a pair without an opponent sits out
     (its side in the match is ``None``).
 
     The direction number of a pair (NS k sits at table k; EW k starts at table k) is drawn in
@@ -268,15 +269,53 @@ class Mitchell(BaseModel):
             return ({t: ns_map.get(t) for t in range(1, n + 1)},
                     {t: ew_map.get(t) for t in range(1, n + 1)})
         ns, ew = self.pairs(state)
+        rng = rng or random.Random(state.seed)
         out = []
         for group in (ns, ew):
             nums = [e.number for e in sorted(group, key=lambda e: (e.seed is None, e.seed or 0,
                                                                    e.number))]
             if self.draw == "lot":
-                (rng or random.Random(state.seed)).shuffle(nums)
+                rng.shuffle(nums)
             padded: list[int | None] = list(nums) + [None] * (n - len(nums))
             out.append({t: padded[t - 1] for t in range(1, n + 1)})
+        if self.draw == "lot":
+            out[1] = self._apart(state, out[0], out[1], rng)
         return out[0], out[1]
+
+    def _apart(self, state: StageState, ns_no: dict, ew_no: dict, rng: random.Random) -> dict:
+        """The lot's EW numbers, redrawn so that a unit's EW pair meets none of its own NS
+        pairs (the unit's team of 4 does not play itself) as far as the movement allows: each EW
+        pair gets the number whose NS opponents over the rounds hold the fewest pairs of its
+        unit, ties by lot. The drawn numbers stand when no one meets its own unit."""
+        unit = {e.number: e.unit for e in state.entrants}
+        meets: dict[int, set[int]] = {}
+        for row in self.movement(state).itertuples():
+            meets.setdefault(int(row.ew), set()).add(int(row.ns))
+
+        def clashes(pair: int | None, k: int) -> int:
+            u = unit.get(pair) if pair is not None else None
+            return 0 if u is None else sum(
+                1 for t in meets.get(k, ()) if ns_no.get(t) is not None and unit[ns_no[t]] == u)
+
+        if not any(clashes(p, k) for k, p in ew_no.items()):
+            return ew_no
+        import rustworkx as rx
+
+        n = len(ew_no)
+        pairs = [p for p in ew_no.values() if p is not None]
+        g = rx.PyGraph()
+        g.add_nodes_from(range(len(pairs) + n))
+        spread = 1 << 20
+        for i, p in enumerate(pairs):
+            for k in range(1, n + 1):
+                w = (n + 1 - clashes(p, k)) * spread * (n + 1) + rng.randrange(spread)
+                g.add_edge(i, len(pairs) + k - 1, w)
+        m = rx.max_weight_matching(g, max_cardinality=True, weight_fn=lambda w: w)
+        got: dict[int, int | None] = {k: None for k in range(1, n + 1)}
+        for a, b in m:
+            i, k = min(a, b), max(a, b) - len(pairs) + 1
+            got[k] = pairs[i]
+        return got
 
     @staticmethod
     def _seat(state: StageState, rnd: int, number: int | None, label: str

@@ -178,3 +178,47 @@ def test_is_a_core_format():
     from bianpai.engines.core import Format
     assert isinstance(Mitchell(), Format)
     assert Mitchell.side_labels[0] == ("南北", "NS")
+
+
+def _own_unit_meetings(state: StageState) -> int:
+    unit = {e.number: e.unit for e in state.entrants}
+    return sum(1 for m in state.matches if None not in m.sides
+               and unit[m.sides[0]] is not None and unit[m.sides[0]] == unit[m.sides[1]])
+
+
+@pytest.mark.parametrize("tables,rounds", [(6, None), (8, None), (7, 6), (9, 5), (5, 4)])
+def test_lot_keeps_a_units_two_pairs_apart(tables, rounds):
+    """A unit's team of 4 (its NS and EW pair) never plays itself when the movement lets each
+    pair miss an opponent (even tables with the skip, or fewer rounds than tables): found by a
+    trial user, 6 of 6 fujian 80分 units met their own pair. The lot stays a lot (seeded)."""
+    draws = set()
+    for seed in range(20):
+        fmt = Mitchell(boards_per_round=2, rounds=rounds)
+        state = StageState(entrants=_field(tables, tables), seed=seed)
+        rng = random.Random(seed)
+        while not fmt.finished(state):
+            _play(fmt, state, rng)
+        assert _own_unit_meetings(state) == 0, seed
+        draws.add(tuple(m.sides for m in state.matches if m.round == 1))
+    assert len(draws) >= 15  # still drawn by lot (a few draws may coincide)
+
+
+def test_lot_meets_own_unit_only_where_the_movement_forces_it():
+    # 7 tables, 7 rounds: every EW pair meets every NS pair; the unit meets itself once
+    fmt = Mitchell(boards_per_round=2)
+    state = StageState(entrants=_field(7, 7), seed=4)
+    rng = random.Random(4)
+    while not fmt.finished(state):
+        _play(fmt, state, rng)
+    assert _own_unit_meetings(state) == 7
+    # no units given: the plain lot
+    plain = [StageEntrant(number=e.number, pool=e.pool) for e in _field(6, 6)]
+    s = StageState(entrants=plain, seed=5)
+    before = Mitchell().next_round(s, random.Random(5))
+    import random as _r
+    rng = _r.Random(5)
+    nums = [1, 2, 3, 4, 5, 6]
+    rng.shuffle(nums)
+    ew = [101, 102, 103, 104, 105, 106]
+    rng.shuffle(ew)
+    assert [m.sides for m in before] == list(zip(nums, ew))
