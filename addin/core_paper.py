@@ -26,8 +26,11 @@ GAME_ROWS = 6  # blank game rows on a slip when the scoring does not fix the num
 
 
 def _sides(ev: CoreEvent, s: Stage) -> list[tuple[str, str]]:
-    """The stage's side titles: the regulation's ``side_titles``, else the scoring's (a pairs
-    scoring: 南北/东西), else the format's, else the event's."""
+    """The stage's side titles: a format whose sides are seats (a Mitchell's 南北/东西, 80分规则
+    一5), else the regulation's ``side_titles``, else the scoring's (a pairs scoring: 南北/东西),
+    else the format's, else the event's."""
+    if getattr(type(s.format), "sides_are_seats", False):  # a Mitchell's 南北/东西
+        return list(type(s.format).side_labels)
     labels = getattr(type(s.scoring), "side_labels", None) or \
         getattr(type(s.format), "side_labels", None) or ev.lay.sides
     return list(ev.lay.sides if ev.reg.side_titles else labels)
@@ -111,11 +114,30 @@ def round_papers(ev: CoreEvent, new: list[tuple[Group, Stage, Match]]) -> tuple[
         gcols, mcols = s.scoring.entry_game_columns(), s.scoring.entry_match_columns()
         n_games = getattr(s.scoring, "games_per_match", None)
         n_games = n_games if isinstance(n_games, int) and n_games > 0 else GAME_ROWS
-        slips.append(dict(card, game_titles=_titles(ev, gcols, sides),
-                          games=n_games if gcols else 0,
-                          match_titles=_titles(ev, mcols, sides),
-                          **_game_rows(ev, g, m, n_games if gcols else 0)))
+        slip = dict(card, game_titles=_titles(ev, gcols, sides), games=n_games if gcols else 0,
+                    match_titles=_titles(ev, mcols, sides),
+                    **_game_rows(ev, g, m, n_games if gcols else 0))
+        rows = _prepared_rows(s, m) if gcols else None
+        if rows is not None:  # the rows the draw prepares (a Mitchell round's 12 boards)
+            typed = [c for c in gcols if not getattr(c, "prefill", False)]
+            slip.update(games=len(rows), game_values=[
+                ["" if r.get(c.key) is None else r.get(c.key) for c in typed] for r in rows])
+            slip.pop("game_numbers", None)
+            slip.pop("game_word", None)  # rows 局 1, 2 …; the prepared columns show the rest
+        slips.append(slip)
     return cards, slips
+
+
+def _prepared_rows(s: Stage, m: Match) -> list[dict] | None:
+    """The 逐局成绩 rows the draw prepares for ``m`` (the scoring's ``entry_rows``: boards and
+    prefilled values), or None when the scoring prepares none."""
+    fn = getattr(s.scoring, "entry_rows", None)
+    if fn is None:
+        return None
+    try:
+        return list(fn(m)) or None
+    except Exception:  # noqa: BLE001 - a hand-edited match label: the plain rows
+        return None
 
 
 def _game_rows(ev: CoreEvent, g: Group, m: Match, n: int) -> dict:

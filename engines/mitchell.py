@@ -214,6 +214,9 @@ class Mitchell(BaseModel):
                         "按每场180分钟计）。偶数桌默认第 n/2 轮后东西跳一桌（skip），可改为共用牌套+接力台（relay）。")
 
     side_labels: ClassVar[tuple[tuple[str, str], ...]] = (("南北", "NS"), ("东西", "EW"))
+    #: the sides are the table's seats (NS stationary, EW moving): printed paper names them so
+    #: whatever the event calls the sides of its other stages
+    sides_are_seats: ClassVar[bool] = True
     #: the record columns its 排名 shows: 场数 alone (80分规则 二3 ranks by 比赛分之和, then the
     #: highest scores; a table's win, draw or loss decides nothing)
     standings_record: ClassVar[tuple[str, ...]] = ("played",)

@@ -490,3 +490,37 @@ def test_pairs_crosstable_shows_the_byes_of_an_odd_field(tmp_path):
             line = word + ("；" if lang == "zh" else "; ").join(
                 say.format(r=r, n=n, name=name) for r, n, name in byes[:played])
             assert cross[2 + len(table):] == [(men, None, line, *[None] * (width - 3))], lang
+
+
+def test_mitchell_slip_has_a_row_per_board_and_names_the_seats(mid_event_book, tmp_path):
+    """Found by a trial user: the 80分 记分单 had one entry row for a table's 12 boards and
+    called the sides 甲方/乙方. The slip of a Mitchell table lists the boards of its set (牌号
+    prefilled, as the draw prepares 逐局成绩) and names 南北/东西 (80分规则 一5), while the
+    event's other stages keep its 甲方/乙方."""
+    from tests.shared_state import copy_of
+    from bianpai.addin.competition import load_core_event
+    from bianpai.addin.core_paper import round_papers
+    from bianpai.engines.mitchell import boards_from_label
+    path = copy_of(mid_event_book("fujian", draws=1), tmp_path)
+    ev = load_core_event(OpenpyxlPort(path))
+    g = next(g for g in ev.reg.groups if g.stages and g.stages[0].format.kind == "mitchell")
+    s = g.stages[0]
+    new = [(g, s, m) for m in ev.stage_matches(g, s) if m.round == 1]
+    _cards, slips = round_papers(ev, new)
+    m = new[0][2]
+    boards = boards_from_label(m.label)
+    assert len(boards) > 1
+    slip = slips[0]
+    assert [x[0] for x in slip["sides"]] == ["南北", "东西"]
+    assert slip["games"] == len(boards)
+    assert slip["game_titles"][0] == "牌号"
+    assert [row[0] for row in slip["game_values"]] == list(boards)
+    grid, _fmt = P.score_slips(slips[:1])
+    flat = " ".join(str(v) for r in grid for v in r if v not in (None, ""))
+    assert "南北签字" in flat and "甲方" not in flat
+    other = next(g2 for g2 in ev.reg.groups if g2.stages and g2 is not g
+                 and ev.stage_matches(g2, g2.stages[0]))
+    s2 = other.stages[0]
+    _c, slips2 = round_papers(ev, [(other, s2, m2) for m2 in ev.stage_matches(other, s2)
+                                   if m2.round == 1])
+    assert slips2 and slips2[0]["sides"][0][0] == "甲方"

@@ -101,7 +101,8 @@ def table_cards(cards: list[dict], lang: str = "zh") -> tuple[Grid, SheetFormat]
 
 def score_slips(slips: list[dict], lang: str = "zh") -> tuple[Grid, SheetFormat]:
     """记分单: :data:`SLIPS_PER_PAGE` tables per portrait A4 page — heading, the sides, a
-    bordered grid of the per-game columns (one blank row per game), the per-match columns, and
+    bordered grid of the per-game columns (one row per game, blank but for its prefilled cells
+    ``game_values``: 牌号, 台次), the per-match columns, and
     the signature line of both sides and the arbiter. The sheet is as wide as the widest grid
     (at least 6 columns)."""
     width = max([len(SCORE_SLIPS.columns)] + [1 + len(x.get(k) or []) for x in slips
@@ -118,14 +119,18 @@ def score_slips(slips: list[dict], lang: str = "zh") -> tuple[Grid, SheetFormat]
             sh.add([line], merge=True, font_size=11, height=20, align="left")
         games = slip.get("games", 0)
         numbers = slip.get("game_numbers") or list(range(1, games + 1))
-        for titles, rows, first in ((slip.get("game_titles") or [], numbers,
-                                     slip.get("game_word") or ("局" if lang == "zh" else "Game")),
-                                    (slip.get("match_titles") or [], [""], "")):
+        values = slip.get("game_values") or []  # prefilled cells of each game row (牌号, 台次)
+        for titles, rows, first, filled in (
+                (slip.get("game_titles") or [], numbers,
+                 slip.get("game_word") or ("局" if lang == "zh" else "Game"), values),
+                (slip.get("match_titles") or [], [""], "", [])):
             if not titles:
                 continue
             sh.add([first, *titles], bold=True, border=True, height=30)
-            for i in rows:
-                sh.add([i, *[""] * len(titles)], border=True, height=28)
+            for j, i in enumerate(rows):
+                cells = list(filled[j]) if j < len(filled) else []
+                cells = (cells + [""] * len(titles))[:len(titles)]
+                sh.add([i, *cells], border=True, height=28)
             sh.add([], height=10)
         s0 = slip["sides"][0][0] if slip["sides"] else ""
         s1 = slip["sides"][1][0] if len(slip["sides"]) > 1 else ""
