@@ -23,10 +23,19 @@ def stage_scope_results(ev: CoreEvent, g: Group, s: Stage) -> dict[tuple, MatchR
     typed = {m.key: ev.typed[(g.id, s.id, *m.key)] for m in matches
              if (g.id, s.id, *m.key) in ev.typed}
     # a withdrawn entrant's seat is empty after its last round (the scoring scores the
-    # others there by its own rule for a withdrawal, e.g. as a sit-out)
+    # others there by its own rule for a withdrawal, e.g. as a sit-out); a scoring naming its
+    # forfeit decisions (``withdrawal_decisions``: side 0, side 1, both) has an untyped match
+    # of a withdrawn side decided as that side's forfeit instead (深圳 十（三）2: 弃权)
+    codes = getattr(s.scoring, "withdrawal_decisions", None)
     for i, m in enumerate(matches):
         gone = [e for e in m.sides if e is not None and
                 (w := ev.withdrawn_after(g, s, e)) is not None and m.round > w]
+        if gone and codes and None not in m.sides:
+            t = typed.get(m.key)
+            if t is None or t.empty:
+                k = 2 if len(gone) > 1 else m.sides.index(gone[0])
+                typed[m.key] = TypedMatch(games=pd.DataFrame(columns=["game"]), decision=codes[k])
+            continue
         if gone:
             matches[i] = Match(m.round, m.table, tuple(None if e in gone else e for e in m.sides),
                                m.pool, f"{m.label or ''}（{'、'.join(f'{e}号' for e in gone)}退赛）")

@@ -1,0 +1,48 @@
+"""退赛 on formats a trial tester found broken: the guandan pairs round robin (its later
+tables crashed every command with a NaN seat) and the board-game Swiss (the withdrawal was
+ignored: the withdrawn player kept being paired and scored)."""
+
+from __future__ import annotations
+
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+from tests.test_cli_flow import run
+from bianpai.workbooks.lazy_edit import load_workbook
+from bianpai.workbooks.openpyxl_port import OpenpyxlPort
+
+CASES = Path(__file__).parent / "data" / "cases"
+
+
+def test_a_withdrawn_pairs_later_tables_are_its_forfeits(tmp_path):
+    """深圳 十（三）2: the pair that did not forfeit gets 55 % and 2 场分, the withdrawn pair 0;
+    its tables typed before the withdrawal stand; every command still runs."""
+    from bianpai.addin.competition import load_core_event
+    path = tmp_path / "m.xlsx"
+    shutil.copyfile(CASES / "mid-shenzhen-guandan-pairs.xlsx", path)
+    wb = load_workbook(path)
+    ws = wb["成绩"]
+    for row in ws.iter_rows(min_row=2):
+        if row[0].value == "男子双人赛" and row[1].value >= 3 and 1 in (row[4].value,
+                                                                       row[5].value):
+            row[6].value = row[7].value = None  # its tables from round 3 on: not played
+    wb.save(path)
+    res = run("withdraw", path, "--group", "男子双人赛", "--team", "1", "--after-round", "2")
+    assert res.exit_code == 0, res.output
+    assert "ValueError" not in res.output and "无法判断状态" not in res.output
+    for cmd in (("rank", "--round", "1"), ("rank",), ("awards",)):
+        res = run(*cmd, path)
+        assert res.exit_code == 0, (cmd, res.output)
+    ev = load_core_event(OpenpyxlPort(path))
+    g = next(g for g in ev.reg.groups if g.name_zh == "男子双人赛")
+    res = ev.results(g, g.stages[0])
+    mine = [r for r in res.values() if 1 in r.match.sides]
+    assert {r.match.round for r in mine} == set(range(1, 8))
+    for r in mine:
+        i = r.match.sides.index(1)
+        if r.match.round >= 3:
+            assert r.points[i] == 0 and r.points[1 - i] == 2, r
+            assert Decimal(str(r.values["score_pct"][1 - i])) == Decimal("55")
+        else:  # typed before the withdrawal: stands as typed
+            assert r.outcome[i] in ("W", "L", "D")
