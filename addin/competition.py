@@ -384,6 +384,8 @@ class CoreEvent:
             for mkey, exc in check(done, typed_of):
                 self.errors.append(self._placed(exc, typed_of.get(mkey, empty)))
         self.annulled[key] = annulled
+        from bianpai.addin.core_withdrawn import played_after_withdrawal  # noqa: PLC0415
+        self.errors += played_after_withdrawal(self, g, s, played)
         out = {r.match.key: r for r in done}
         self._results_cache[key] = out
         return out

@@ -405,6 +405,8 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
         port.append_rows(name, [[ev.gname(g), int(team), k, res, reason or None, None, rep]],
                          start_row=start)
         ev = load_core_event(port)
+        if not ev.errors:  # a result it played after that round contradicts the withdrawal
+            ev.results(g, current)
         if ev.errors:
             raise InputErrors(ev.errors)
         from bianpai.addin.core_replace import write_replacements  # noqa: PLC0415

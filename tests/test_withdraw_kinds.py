@@ -46,3 +46,31 @@ def test_a_withdrawn_pairs_later_tables_are_its_forfeits(tmp_path):
             assert Decimal(str(r.values["score_pct"][1 - i])) == Decimal("55")
         else:  # typed before the withdrawal: stands as typed
             assert r.outcome[i] in ("W", "L", "D")
+
+
+def test_a_withdrawal_contradicting_a_played_result_is_refused(mid_event_book, tmp_path):
+    """Found by a trial tester: 退赛 "after round 1" of a Swiss player whose round-2 game was
+    played and typed was taken, and the ranking kept the withdrawn player's later wins. Now the
+    withdraw (and rank) refuse it at the typed result's cell and write nothing; after the round
+    the player really last played, it is taken and the unplayed match is the opponent's
+    forfeit win."""
+    from tests.shared_state import copy_of
+    from bianpai.addin.competition import load_core_event
+    path = copy_of(mid_event_book("otog", draws=2), tmp_path)
+    ev = load_core_event(OpenpyxlPort(path))
+    g = next(g for g in ev.reg.groups if g.name_zh == "中国象棋青少年组")
+    s = g.stages[0]
+    r2 = [m for m in ev.stage_matches(g, s) if m.round == 2 and not m.is_bye]
+    n = r2[0].sides[0]
+    before = path.read_bytes()
+    res = run("withdraw", path, "--group", g.name_zh, "--team", n, "--after-round", 1)
+    assert res.exit_code == 2, res.output
+    flat = " ".join(res.output.split())
+    assert "未写入任何内容" in flat and f"{n}号已登记第1轮后退赛" in flat and "成绩!" in flat
+    assert path.read_bytes() == before
+    res = run("withdraw", path, "--group", g.name_zh, "--team", n, "--after-round", 2)
+    assert res.exit_code == 0, res.output
+    ev = load_core_event(OpenpyxlPort(path))
+    got = [r for r in ev.results(g, s).values() if r.match.round == 3 and n in r.match.sides]
+    assert got and got[0].outcome[got[0].match.sides.index(n)] == "FL"
+    assert not ev.errors

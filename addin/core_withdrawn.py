@@ -1,0 +1,41 @@
+"""A 退赛 that contradicts what was typed: a result played by the withdrawn entrant after its
+last round (a trial tester registered "after round 1" on a finished Swiss and the ranking kept
+the withdrawn player's later wins, silently)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bianpai.engines.core import MatchResult
+from bianpai.engines.errors import InputError
+
+if TYPE_CHECKING:  # annotations only
+    from bianpai.addin.competition import CoreEvent
+    from bianpai.templates.schema import Group, Stage
+
+#: outcomes of a game that was played (a forfeit, a bye or a void result is none)
+PLAYED = ("W", "D", "L")
+
+
+def played_after_withdrawal(ev: CoreEvent, g: Group, s: Stage, results: list[MatchResult]
+                            ) -> list[InputError]:
+    """An error, at the typed result's cell, for each result of stage ``s`` that the withdrawn
+    entrant played after the last round the 退赛 sheet gives it (README: 退出后的比赛判对手胜):
+    either the result or the withdrawal's round is wrong, and the command writes nothing."""
+    errs = []
+    for r in results:
+        for side, n in enumerate(r.match.sides):
+            if n is None or (w := ev.withdrawn_after(g, s, n)) is None or r.match.round <= w:
+                continue
+            if side < len(r.outcome) and str(r.outcome[side]) in PLAYED:
+                typed = ev.typed.get((g.id, s.id, *r.match.key))
+                exc = InputError(
+                    f"{ev.gname(g)}{n}号已登记第{w}轮后退赛（“退赛”表），但第{r.match.round}轮"
+                    f"第{r.match.table}桌录有其对局成绩：请清除该成绩，或把退赛的最后参赛轮次改为"
+                    f"实际最后一轮",
+                    f"{n} is registered as withdrawn after round {w}, yet round "
+                    f"{r.match.round} table {r.match.table} has a played result for it: clear "
+                    f"the result or correct the withdrawal's last round")
+                errs.append(ev._placed(exc, typed) if typed is not None else exc)
+                break
+    return errs
