@@ -206,6 +206,35 @@ def test_undo_refuses_to_drop_typing_unless_forced(tmp_path):
     assert kept and load_workbook(kept[0])["成绩"]["G2"].value == 2
 
 
+def test_undo_further_back_refuses_to_drop_typing_done_after_that_command(tmp_path):
+    """Found by a trial tester: draw, type a result, rank, undo (rank), undo again (draw) threw
+    the typed result away without a word — the first undo restored a file bianpai had not
+    written as the draw left it. Each command's own end state is remembered: the second undo
+    sees the typing after the draw and refuses unless --force (the file then kept in undone/)."""
+    from bianpai.workbooks.backups import backup_dir
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    rows = sheet_rows(wb, "成绩")
+    fill(wb, "成绩", [list(rows[1][:6]) + [2, None]])
+    assert run("rank", wb).exit_code == 0
+    assert run("undo", wb).exit_code == 0  # rank: nothing typed after it
+    typed = sheet_rows(wb, "成绩")
+    assert typed[1][6] == 2
+    res = run("undo", wb)
+    assert res.exit_code == 2 and "--force" in res.output, res.output
+    assert sheet_rows(wb, "成绩") == typed
+    assert run("undo", wb, "--force").exit_code == 0
+    kept = sorted((backup_dir(wb) / "undone").iterdir())
+    assert load_workbook(kept[-1])["成绩"]["G2"].value == 2
+    # without typing between, undo goes back step by step as before
+    wb2 = new_event(tmp_path / "f.xlsx")
+    four_pairs(wb2)
+    run("draw", wb2, "--seed", 5)
+    assert run("rank", wb2).exit_code == 0
+    assert run("undo", wb2).exit_code == 0 and run("undo", wb2).exit_code == 0
+
+
 def test_two_commands_at_once_cannot_lose_a_write(tmp_path):
     from bianpai.addin import commands
     from bianpai.workbooks.openpyxl_port import OpenpyxlPort

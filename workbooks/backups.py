@@ -55,15 +55,36 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def mark_written(path: Path) -> None:
-    """Remember the fingerprint of the file bianpai just wrote (to notice later typing)."""
+def _after_mark(backup: Path) -> Path:
+    """Where the fingerprint of the file the command of ``backup`` left is kept."""
+    return backup.parent / "after" / f"{backup.name}.sha256"
+
+
+def mark_written(path: Path, *, after_command: bool = True) -> None:
+    """Remember the fingerprint of the file bianpai just wrote (to notice later typing); after a
+    command (not an undo) also as the state that command left, beside its backup, so an undo
+    further back still notices typing done after it (see :func:`undo`)."""
     d = ensure_dir(Path(path))
-    (d / "last-written.sha256").write_text(_digest(path))
+    digest = _digest(path)
+    (d / "last-written.sha256").write_text(digest)
+    items = stack(path) if after_command else []
+    if items:
+        mark = _after_mark(items[-1])
+        mark.parent.mkdir(exist_ok=True)
+        mark.write_text(digest)
 
 
 def changed_since_written(path: Path) -> bool:
     """True when ``path`` differs from what bianpai last wrote (the user typed or saved since)."""
     mark = backup_dir(Path(path)) / "last-written.sha256"
+    return mark.exists() and mark.read_text().strip() != _digest(path)
+
+
+def changed_since_command(path: Path, backup: Path) -> bool:
+    """True when ``path`` differs from the file the command of ``backup`` left: undoing that
+    command would discard what was typed after it (an undo of a later command restored that
+    typing). False when that state was not recorded (a backup of an older version)."""
+    mark = _after_mark(backup)
     return mark.exists() and mark.read_text().strip() != _digest(path)
 
 
@@ -105,7 +126,8 @@ def undo(path: Path, *, force: bool = False) -> Path:
     items = stack(path)
     if not items:
         raise BianpaiError(f"{path.name} 没有可撤销的操作", f"nothing to undo for {path.name}")
-    if not force and path.exists() and changed_since_written(path):
+    if not force and path.exists() and (changed_since_written(path)
+                                        or changed_since_command(path, items[-1])):
         raise BianpaiError(
             f"{path.name} 在上次操作之后有改动（例如新录入的成绩）；撤销会丢弃这些改动。"
             f"如确需撤销请加 --force（当前文件会另存在 {backup_dir(path).name}/undone/）",
@@ -129,5 +151,6 @@ def undo(path: Path, *, force: bool = False) -> Path:
     shutil.copy2(last, tmp)
     os.replace(tmp, target)
     last.unlink()
-    mark_written(path)
+    _after_mark(last).unlink(missing_ok=True)
+    mark_written(path, after_command=False)
     return last
