@@ -36,6 +36,7 @@ _OPEN: list = []
 #: the help of the arguments every workbook command shares
 WORKBOOK_HELP = "赛事工作簿（.xlsx 或 .xlsm）/ the event workbook"
 OUT_HELP = "写入另一个文件，原工作簿不变 / write the result to this file instead of in place"
+FORCE_HELP = "--out 的文件已存在时覆盖（先备份） / overwrite an existing --out file (backed up)"
 
 
 def _port(path: Path, out: Optional[Path], command: str):
@@ -45,9 +46,15 @@ def _port(path: Path, out: Optional[Path], command: str):
     return port
 
 
-def _command(name: str, workbook: Path, out: Optional[Path], **kwargs):
+def _command(name: str, workbook: Path, out: Optional[Path], force: bool = False, **kwargs):
     """Run command ``name`` on the file the way every front does
-    (:func:`bianpai.addin.fronts.run_command`: status on 操作, undo entry in macro workbooks)."""
+    (:func:`bianpai.addin.fronts.run_command`: status on 操作, undo entry in macro workbooks).
+    ``out``: write there instead; an existing other file is refused unless ``force`` (it is then
+    backed up first, as every overwritten workbook)."""
+    if out is not None and out.exists() and not force and not (
+            workbook.exists() and out.resolve() == workbook.resolve()):
+        raise BianpaiError(f"{out} 已存在；如要覆盖请加 --force（覆盖前会先备份）",
+                           f"{out} exists; use --force to overwrite it (it is backed up first)")
     from bianpai.addin.fronts import run_command
     from bianpai.addin.terminal import progress_bar
     with progress_bar(err_console, COMMAND_LABELS.get(name, name)):
@@ -114,6 +121,14 @@ def new(preset: str = typer.Argument("shenzhen-guandan-pairs-2023", help="规程
     from bianpai.workbooks.openpyxl_port import OpenpyxlPort
 
     def go():
+        if lang not in ("zh", "en"):
+            raise BianpaiError(f"--lang 应为 zh（中文）或 en（英文），不是“{lang}”；未写入任何内容",
+                               f"--lang must be zh or en, not {lang!r}; nothing written")
+        want = ".xlsm" if macros else ".xlsx"
+        if out.suffix.lower() not in (".xlsx", ".xlsm") or (macros and out.suffix.lower() != want):
+            raise BianpaiError(f"新工作簿的文件名应以 {want} 结尾（现为“{out.name}”）；未写入任何内容",
+                               f"the new workbook's name must end in {want} (not {out.name!r}); "
+                               f"nothing written")
         if out.exists() and not force:
             raise BianpaiError(f"{out} 已存在；如要覆盖请加 --force", f"{out} exists; use --force")
         reg = load_preset(preset)
@@ -149,11 +164,12 @@ def presets():
 
 @app.command()
 def check(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
-          out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
+          out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP),
+          force: bool = typer.Option(False, "--force", help=FORCE_HELP)):
     """检查名单（资格、重复、组别）并写入“校验”表 / check the roster."""
 
     def go():
-        res = _command("check", workbook, out)
+        res = _command("check", workbook, out, force)
         bad = any(f["severity"] == "error" for f in res.findings)
         mark = "[red]✗[/]" if bad else ("[yellow]![/]" if res.findings else "[green]✓[/]")
         console.print(f"{mark} {escape(res.summary_zh)}（详见“校验”表 / see the Checks sheet）")
@@ -174,12 +190,13 @@ def draw(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
          redraw: bool = typer.Option(False, "--redraw", help="重新抽签（已有成绩时拒绝）"),
          accept_warnings: Optional[str] = typer.Option(
              None, "--accept-warnings", help="接受名单警告并说明理由（写入日志）"),
-         out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
+         out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP),
+         force: bool = typer.Option(False, "--force", help=FORCE_HELP)):
     """抽签编排：首次抽签定序号；之后每录完一轮按一次，编排下一轮（单循环双人赛一次排出全部轮次）
     / draw numbers, then the next round each time (a pairs round robin: the whole schedule)."""
 
     def go():
-        res = _command("draw", workbook, out, seed=seed, redraw=redraw,
+        res = _command("draw", workbook, out, force, seed=seed, redraw=redraw,
                        accept_warnings=accept_warnings)
         seed_text = f"（随机种子 {res.seed}）" if res.seed is not None else \
             ("" if "未重新抽签" in res.summary_zh else "（未重新抽签，沿用原种子）")
@@ -194,11 +211,12 @@ def rank(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
          round: Optional[int] = typer.Option(None, "--round", help="截至第几轮"),
          seed: Optional[int] = typer.Option(None, "--seed", help="抽签定名次的随机种子"),
          as_json: bool = typer.Option(False, "--json", help="以 JSON 输出排名"),
-         out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
+         out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP),
+         force: bool = typer.Option(False, "--force", help=FORCE_HELP)):
     """计算排名并写入“排名”“成绩汇总” / compute standings."""
 
     def go():
-        res = _command("rank", workbook, out, upto_round=round, seed=seed)
+        res = _command("rank", workbook, out, force, upto_round=round, seed=seed)
         if as_json:
             sys.stdout.write(json.dumps(res.data, ensure_ascii=False, indent=1) + "\n")
         else:
@@ -212,12 +230,13 @@ def rank(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
 @app.command()
 def awards(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
            as_json: bool = typer.Option(False, "--json", help="以 JSON 输出奖励 / print the awards as JSON"),
-           out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
+           out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP),
+          force: bool = typer.Option(False, "--force", help=FORCE_HELP)):
     """奖励分配：奖励、领奖签收表、证书 / allocate places, prizes, tax and certificates."""
 
     def go():
         try:
-            res = _command("awards", workbook, out)
+            res = _command("awards", workbook, out, force)
         except (InputError, InputErrors) as exc:  # e.g. awards before rank: say what to do
             from bianpai.addin.terminal import next_step_of
             errs = exc.errors if isinstance(exc, InputErrors) else [exc]
@@ -236,12 +255,13 @@ def awards(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
 @app.command()
 def advance(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
             seed: Optional[int] = typer.Option(None, "--seed", help="本阶段同分抽签的随机种子"),
-            out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
+            out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP),
+          force: bool = typer.Option(False, "--force", help=FORCE_HELP)):
     """进入下一阶段：本阶段排名，按规程写出下一阶段（四强、决赛、淘汰赛、附加赛）的晋级与对阵
     / rank the finished stage and start the next one."""
 
     def go():
-        res = _command("advance", workbook, out, seed=seed)
+        res = _command("advance", workbook, out, force, seed=seed)
         console.print(f"[green]✓[/] {escape(res.summary_zh)}")
         console.print(f"  [dim]{escape(res.summary_en)}[/]")
         _print_status(res)
@@ -257,12 +277,13 @@ def withdraw(workbook: Path = typer.Argument(..., help=WORKBOOK_HELP),
              annul: Optional[bool] = typer.Option(None, "--annul/--keep",
                                                   help="取消全部成绩 / 保留已赛成绩（默认按规程）"),
              reason: str = typer.Option("", "--reason", help="原因（写入日志）"),
-             out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP)):
+             out: Optional[Path] = typer.Option(None, "--out", help=OUT_HELP),
+          force: bool = typer.Option(False, "--force", help=FORCE_HELP)):
     """退赛：某队在第 k 轮后退出（不带 --group/--team 时只检查并登记“退赛”表）/ an entrant leaves
     after round k (without --group/--team: check and log the 退赛 sheet)."""
 
     def go():
-        res = _command("withdraw", workbook, out, group=group, team=team, after_round=after_round,
+        res = _command("withdraw", workbook, out, force, group=group, team=team, after_round=after_round,
                        annul=annul, reason=reason)
         console.print(f"[green]✓[/] {escape(res.summary_zh)}")
         console.print(f"  [dim]{escape(res.summary_en)}[/]")

@@ -334,3 +334,28 @@ def test_a_changed_ranking_empties_the_award_sheets(tmp_path):
     res = run("rank", wb)
     assert "旧的奖励表已清空" in res.output
     assert sheet_rows(wb, "奖励")[1:] == [] and sheet_rows(wb, "证书")[1:] == []
+
+
+def test_out_does_not_overwrite_another_file_unless_forced(tmp_path):
+    """Found by a trial tester: ``rank x --out y`` replaced an unrelated existing y (``new``
+    refused the same). Now refused unless --force; the same file as the workbook is fine."""
+    wb = new_event(tmp_path / "e.xlsx")
+    other = tmp_path / "precious.xlsx"
+    other.write_bytes(b"not mine to overwrite")
+    res = run("check", wb, "--out", other)
+    assert res.exit_code == 2 and "--force" in res.output
+    assert other.read_bytes() == b"not mine to overwrite"
+    assert run("check", wb, "--out", other, "--force").exit_code == 0
+    assert load_workbook(other)["校验"] is not None
+    assert run("check", wb, "--out", wb).exit_code == 0
+
+
+def test_new_refuses_an_unknown_language_and_a_non_workbook_name(tmp_path):
+    """--lang fr made a workbook every later command refused (规程!C3); -o n.txt an .xlsx
+    named .txt: both refused at once, nothing written."""
+    res = run("new", "shenzhen-guandan-pairs-2023", "--lang", "fr", "-o", tmp_path / "a.xlsx")
+    assert res.exit_code == 2 and "zh" in res.output and not (tmp_path / "a.xlsx").exists()
+    res = run("new", "shenzhen-guandan-pairs-2023", "-o", tmp_path / "a.txt")
+    assert res.exit_code == 2 and ".xlsx" in res.output and not (tmp_path / "a.txt").exists()
+    assert run("new", "shenzhen-guandan-pairs-2023", "--lang", "en", "-o",
+               tmp_path / "b.xlsx").exit_code == 0
