@@ -136,6 +136,12 @@ def match_row_problem(ev: CoreEvent, key: tuple, rec: dict, drawn: dict[tuple, d
         for m in same_round:
             if (m["side0"], m["side1"]) == (a, b):
                 where = f"{m['pool']}组第{m['table']}桌" if m["pool"] else f"第{m['table']}桌"
+                if str(m["pool"] or "") != str(key[2] or ""):  # the 小组 typed is not its pool
+                    typed = f"{key[2]}组" if key[2] else "不填小组"
+                    return InputError(f"第{rnd}轮 {a} 对 {b} 在对阵表的{where}，不是{typed}",
+                                      f"round {rnd}: {a} v {b} is in pool {m['pool'] or '-'} "
+                                      f"(table {m['table']}), not pool {key[2] or '-'}",
+                                      sheet=sheet, cell=cell_of(df, row, "pool"))
                 return InputError(f"第{rnd}轮 {a} 对 {b} 在对阵表的{where}，不是第{table}桌",
                                   f"round {rnd}: {a} v {b} is at table {m['table']}, not {table}",
                                   sheet=sheet, cell=cell_of(df, row, "table"))

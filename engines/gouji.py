@@ -292,12 +292,15 @@ class GoujiScoring(GoujiEntry, BaseModel):
                     f"本场应打{self.games_per_match}局（第1–{self.games_per_match}局），"
                     f"录入的是：{got_games or '无'}",
                     f"a match has {self.games_per_match} games (1–{self.games_per_match}); "
-                    f"typed: {got_games or 'none'}", column="game"))
+                    f"typed: {got_games or 'none'}", column="game",
+                    row=_row_of_game(fins, pts, [g for g in got_games if g not in want])))
                 return None, errors
         elif any(g > self.games_per_match or g < 1 for g in per_game):
             errors.append(gouji_error(f"局号须在1–{self.games_per_match}之间",
                                       f"game numbers must be 1–{self.games_per_match}",
-                                      column="game"))
+                                      column="game", row=_row_of_game(fins, pts, [
+                                          g for g in per_game
+                                          if g > self.games_per_match or g < 1])))
             return None, errors
         played = [sum((p[i] for p in per_game.values()), Decimal(0)) for i in (0, 1)]
         games_shown = tuple(per_game[g] for g in sorted(per_game))
@@ -421,3 +424,13 @@ def annul_forfeits(results, rules: GoujiScoring) -> list[MatchResult]:
                             reason_en=f"entrant {e} forfeited; all its results are annulled",
                             clause="九第一条2")
     return out
+
+
+def _row_of_game(fins: dict, pts: dict, games: list[int]):
+    """The typed row of the first of ``games`` (its 局 cell names the error), or None."""
+    for g in games:
+        if fins.get(g):
+            return next(iter(fins[g].values()))[1]
+        if g in pts:
+            return pts[g][2]
+    return None

@@ -550,3 +550,31 @@ def test_a_finding_on_the_shared_players_sheet_is_listed_once(tmp_path):
     run("check", path)
     found = [r for r in rows(path, "校验")[1:] if "重复" in (r[2] or "")]
     assert len(found) == 1, found
+
+
+def test_a_wrong_game_number_is_named_at_its_cell(event):
+    """Found by a trial tester: a 局 typed 99 was reported at 成绩!H2 (判定, another sheet)."""
+    _type_games(event, [2, 3, 4], [HOME_WINS, HOME_WINS, AWAY_WINS])
+    wb = load_workbook(event)
+    wb["逐局成绩"]["F2"] = 99
+    wb.save(event)
+    before = digest(event)
+    res = run("rank", event)
+    assert res.exit_code == 2
+    flat = " ".join(res.output.split())
+    assert "逐局成绩!F2 本场应打3局" in flat and "成绩!H2" not in flat
+    assert digest(event) == before
+
+
+def test_a_result_row_in_the_wrong_pool_is_named_at_its_pool(event):
+    """Found by a trial tester: 小组 typed Z for a pool-A match said "在对阵表的A组第1桌，不是第1桌"
+    at the 桌号 cell; it names the pool, at the 小组 cell."""
+    wb = load_workbook(event)
+    ws = wb["成绩"]
+    pool = ws["C2"].value
+    ws["C2"] = "Z"
+    wb.save(event)
+    res = run("rank", event)
+    assert res.exit_code == 2
+    flat = " ".join(res.output.split())
+    assert f"成绩!C2 第1轮" in flat and f"在对阵表的{pool}组第1桌，不是Z组" in flat
