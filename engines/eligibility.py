@@ -136,6 +136,14 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
                     and "birth_date" not in rules.required_fields:  # (said once, above)
                 f.add("error", idx, "birth_date", "missing_value", "出生日期不能为空",
                       "birth date is blank")
+            limit = event_date or dt.date.today()
+            if births[idx] is not None and births[idx] > limit:  # a typo (2090 for 1990…)
+                f.add("error", idx, "birth_date", "born_after_event",
+                      f"出生日期 {_fmt(births[idx])} 晚于{'比赛日期' if event_date else '今天'} "
+                      f"{_fmt(limit)}，请核对",
+                      f"birth date {births[idx]} is after the "
+                      f"{'event date' if event_date else 'present day'} {limit}")
+                births[idx] = None  # no age rule reads it
     elif rules.needs_birth_date:
         f.add("warning", None, "birth_date", "missing_column", "报名表无出生日期列，未检查年龄",
               "roster has no birth_date column; ages not checked")

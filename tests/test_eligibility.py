@@ -309,3 +309,19 @@ def test_age_groups_model_band_for():
                           {"name": "公开", "min_age": 12}])
     assert ag.band_for(5) is None and ag.band_for(11).name == "少儿"
     assert ag.band_for(99).name == "公开"
+
+
+def test_a_birth_date_after_the_event_is_an_error_under_a_max_age_only_rule():
+    """Found by a trial tester: gouji's ≤55 rule took 2090-01-01 (a negative age). A birth date
+    after the event (today when the event has no date) is an error whatever the rules; the
+    day of the event itself is not."""
+    e = EligibilityRules(age_ranges=[AgeRange(max_age=55)])
+    f = check_roster(one(D(2090, 1, 1)), e, event_date=D(2015, 9, 1))
+    assert has_errors(f) and codes(f, 2) == {"born_after_event"}
+    assert not has_errors(check_roster(one(D(1990, 1, 1)), e, event_date=D(2015, 9, 1)))
+    assert codes(check_roster(one(D(2015, 9, 2)), EligibilityRules(),
+                              event_date=D(2015, 9, 1)), 2) == {"born_after_event"}
+    assert not has_errors(check_roster(one(D(2015, 9, 1)), EligibilityRules(),
+                                       event_date=D(2015, 9, 1)))
+    assert has_errors(check_roster(one(dt.date.today() + dt.timedelta(days=1)),
+                                   EligibilityRules(), event_date=None))
