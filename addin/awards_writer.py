@@ -111,6 +111,33 @@ def placings_findings(df: pd.DataFrame, ev) -> list[InputError]:
     return errs
 
 
+def _id_numbers(event) -> dict[tuple[str, str], str]:
+    """(group name_zh, entrant name) → the 证件号 typed in 报名, for an entrant that is one
+    person with one (the 领奖签收表's 身份证号: the tax withheld is declared per person); empty
+    without an event or a 证件号 column, and for a name given twice in a group."""
+    # the persons: 报名 rows of people (a people roster, read as ``people``), else its rows
+    r = getattr(event, "people", None)
+    if r is None or "id_number" not in r.columns:
+        r = getattr(event, "roster", None)
+    if r is None or "name" not in r.columns or "id_number" not in r.columns:
+        return {}
+    if "group_id" in r.columns:
+        gids = list(r["group_id"])
+    else:
+        gids = [(g.id if (g := event.group_of(v)) is not None else None) for v in r["group"]]
+    names = {g.id: g.name_zh for g in event.reg.groups}
+    out: dict[tuple[str, str], str] = {}
+    twice = set()
+    for gid, name, v in zip(gids, r["name"], r["id_number"]):
+        if gid not in names or name is None or v is None or v != v or not str(v).strip():
+            continue
+        key = (names[gid], str(name).strip())
+        if key in out:
+            twice.add(key)
+        out[key] = str(v).strip()
+    return {k: v for k, v in out.items() if k not in twice}
+
+
 def _money(v):
     return None if v is None or (isinstance(v, float) and v != v) else v
 
@@ -128,6 +155,7 @@ def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
     alloc = allocate(standings, reg.awards, entries)
     t = alloc.table
     award_rows, receipt_rows, cert_rows = [], [], []
+    ids = _id_numbers(event)
     for rec in t.to_dict("records"):
         award_rows.append([rec["group"], rec["place_label"], rec["name"], rec["unit"],
                            rec["award"], _money(rec["gross"]), _money(rec["tax_withheld"]),
@@ -135,7 +163,8 @@ def write_awards(port: WorkbookPort, reg: Regulation, standings: pd.DataFrame,
         net = _money(rec["net"])
         if net:
             receipt_rows.append([rec["group"], rec["place_label"], rec["name"], net,
-                                 yuan_capital(net), "", ""])
+                                 yuan_capital(net), ids.get((rec["group"], rec["name"]), ""),
+                                 ""])
         titles = [x for x, flag in (("奖杯", rec["trophy"]), ("奖牌", rec["medal"]),
                                     ("证书", rec["certificate"])) if flag]
         if titles or rec["qualification"]:

@@ -331,3 +331,32 @@ def test_guandan_byes_go_to_typed_seeds(tmp_path):
     assert len(byes) == 3 and {"组合4", "组合3"} <= set(byes)
     position = {r[2]: r[5] for r in rows(path, "抽签")[1:] if r[0] == "扑克掼蛋双人成年组"}
     assert position["组合4"] == 1 and position["组合3"] == 2
+
+
+def test_the_receipt_sheet_shows_each_paid_persons_id_number(demo, tmp_path):
+    """Found by a trial user: 领奖签收表's 身份证号 stayed empty although 报名 held every
+    player's 证件号 (the tax withheld is declared per person). A paid individual's 证件号 is
+    there; an entrant that is not one 报名 person (a pair) leaves it to be written by hand."""
+    import shutil
+    path = tmp_path / "ids.xlsx"
+    shutil.copyfile(demo[0], path)
+    wb = openpyxl.load_workbook(path)
+    ws = wb["报名"]
+    head = [c.value for c in ws[1]]
+    name_col, id_col = head.index("姓名") + 1, head.index("证件号") + 1
+    ids = {}
+    for r in range(2, ws.max_row + 1):
+        name = ws.cell(r, name_col).value
+        if name:
+            ids[name] = f"1501022000010{r:05d}"[:18]
+            ws.cell(r, id_col, ids[name])
+    wb.save(path)
+    res = run("awards", path)
+    assert res.exit_code == 0, res.output
+    receipts = rows(path, "领奖签收表")
+    head = receipts[0]
+    who, idn = head.index("姓名/队名"), head.index("身份证号")
+    paid = [r for r in receipts[1:] if r[who] and r[0] != "合计"]
+    singles = [r for r in paid if r[who] in ids]
+    assert singles and all(r[idn] == ids[r[who]] for r in singles)
+    assert all(not r[idn] for r in paid if r[who] not in ids)
