@@ -20,14 +20,16 @@ def typed_pct_warnings(matches: list[Match], typed: dict[tuple, TypedMatch]) -> 
     name, which the caller puts first) for the typed round percentages of one stage.
     ``matches``: every drawn match of the stage; ``typed`` by :attr:`Match.key`, the percentages
     in ``totals["ns_pct"]``/``["ew_pct"]`` (Decimal, %), their cells in ``cells``
-    (``"轮成绩!F2"``). A match with a decision or a penalty is left out."""
+    (``"轮成绩!F2"``). A match with a decision (other than 正常) or a penalty is left out."""
     out: list[InputError] = []
     by_round: dict[int, list[tuple[str, Decimal]]] = {}
     sheet = None
     for m in matches:
         t = typed.get(m.key)
-        if t is None or m.is_bye or t.penalties or not is_blank(t.decision):
+        if t is None or m.is_bye or t.penalties:
             continue
+        if not is_blank(t.decision) and str(t.decision).strip().lower() not in ("正常", "normal"):
+            continue  # a forfeit: no percentages
         ns, ew = t.totals.get("ns_pct"), t.totals.get("ew_pct")
         if is_blank(ns) or is_blank(ew):
             continue

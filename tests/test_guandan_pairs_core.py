@@ -185,3 +185,22 @@ def test_bad_penalty_names_round_table_and_pair(stage):
     with pytest.raises(InputErrors) as exc:
         sc.score_stage(ms, typed)
     assert exc.value.errors[0].zh.startswith("第2轮第3桌 6号罚分：迟到 55 分钟已达一轮")
+
+
+def test_round_percentages_not_adding_up_are_warned_with_the_decision_normal():
+    """Found by a trial user: 56.5 / 33.5 typed in 轮成绩 with 判定 “正常” (the sheet's default)
+    gave no warning; only a blank 判定 was checked. A forfeit (no percentages) is not."""
+    from bianpai.engines.guandan_checks import typed_pct_warnings
+    m = Match(round=1, table=1, sides=(2, 3))
+    cells = {"ns_pct": "轮成绩!F2", "ew_pct": "轮成绩!G2"}
+    for decision in (None, "正常", "normal"):
+        t = TypedMatch(games=pd.DataFrame(columns=["game"]),
+                       totals={"ns_pct": Decimal("56.5"), "ew_pct": Decimal("33.5")},
+                       decision=decision, cells=cells)
+        w = typed_pct_warnings([m], {m.key: t})
+        assert len(w) == 1 and "90.0" in w[0].zh and w[0].cell == "F2:G2", decision
+    ok = TypedMatch(games=pd.DataFrame(columns=["game"]), totals={"ns_pct": Decimal("56.5"), "ew_pct": Decimal("43.5")},
+                    decision="正常", cells=cells)
+    assert typed_pct_warnings([m], {m.key: ok}) == []
+    ff = TypedMatch(games=pd.DataFrame(columns=["game"]), totals={}, decision="东西弃权", cells=cells)
+    assert typed_pct_warnings([m], {m.key: ff}) == []
