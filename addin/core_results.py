@@ -76,8 +76,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
             data[ev.gname(g) if plain else f"{ev.gname(g)} {ev.sname(s)}"] = [
                 {"pool": r[2], "rank": r[3], "number": r[4], "name": r[5], "played": r[7],
                  "won": r[8], "drawn": r[9], "lost": r[10],
-                 **{k: (_number(v) if plain else str(v)) if v is not None else None
-                    for k, v in zip(crit_cols, r[11:-1])},
+                 **{k: _json_value(v) for k, v in zip(crit_cols, r[11:-1])},
                  "explanation": r[-1]} for r in part]
         fs = core_final_standings(ev, g)
         if fs is not None:
@@ -178,6 +177,17 @@ def _number(v):
     """A criterion value for JSON: an int when whole, else a float (6, 1.5)."""
     d = Decimal(str(v))
     return int(d) if d == d.to_integral_value() else float(d)
+
+
+def _json_value(v):
+    """A criterion value for ``rank --json``: a number when it is one (every style alike: 6,
+    262.25, 0.6364), else its text (a countback sequence "8/8/7…"), ``None`` when empty."""
+    if v is None or (isinstance(v, float) and v != v):
+        return None
+    try:
+        return _number(v)
+    except (ArithmeticError, ValueError, TypeError):
+        return str(v)
 
 
 def _rank_seed(ev, seed: int | None):

@@ -687,3 +687,28 @@ def test_pairings_name_the_sides_as_the_regulation_does(event):
     assert res.exit_code == 0, res.output
     assert rows(event, "对阵")[0][6:10] == ("甲方号", "甲方", "乙方号", "乙方")
     assert rows(event, "排名") == before
+
+
+def test_rank_json_gives_numbers_as_numbers(event):
+    """Found by a trial user: ``rank --json`` gave 比赛分 "262.25" and 场分 "7" as text here while
+    the pairs style gave numbers. Every criterion that is a number is a JSON number; a countback
+    sequence stays text."""
+    import json as _json
+    from tests.test_cli_flow import run as _run
+    res = _run("rank", event, "--json")
+    assert res.exit_code == 0, res.output
+    data = _json.loads(res.output[res.output.index("{"):])
+    seen_number = False
+    for title, recs in data.items():
+        for r in recs:
+            for k, v in r.items():
+                if k in ("name", "explanation", "pool", "source") or v is None:
+                    continue
+                if isinstance(v, str):
+                    try:
+                        float(v)
+                    except ValueError:
+                        continue
+                    raise AssertionError(f"{title} {k} = {v!r} is a number given as text")
+                seen_number = seen_number or (k == "match_points" and isinstance(v, (int, float)))
+    assert seen_number
