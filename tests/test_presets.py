@@ -69,3 +69,22 @@ def test_unknown_setting_named(tmp_path):
     with pytest.raises(InputError) as exc:
         regulation_from_sheet(OpenpyxlPort(wb))
     assert exc.value.where.startswith("规程!A")
+
+
+def test_a_table_setting_typed_without_its_keys_names_the_form(tmp_path):
+    """Found by a trial user: 奖金 typed “20000, 10000” said “amounts[20000] 的值无效：应为数字”
+    (the value was a number). The cell is named and the form shown (1: 20000, 2: 10000)."""
+    from bianpai.addin import commands
+    from tests.helpers import set_setting
+    wb = tmp_path / "e.xlsx"
+    commands.build_workbook(OpenpyxlPort(wb, create=True, command="new"),
+                            load_preset("otog-mind-games-2024"))
+    key = "awards.groups[0].prize_table.amounts"
+    set_setting(wb, key, "20000, 10000")
+    with pytest.raises(InputError) as exc:
+        regulation_from_sheet(OpenpyxlPort(wb))
+    assert exc.value.where.startswith("规程!C") and "键: 值" in exc.value.zh
+    assert "1: 2000" in exc.value.zh and "20000, 10000" in exc.value.zh
+    set_setting(wb, key, "1: 20000, 2: 10000")
+    reg = regulation_from_sheet(OpenpyxlPort(wb))
+    assert reg.awards is not None

@@ -15,7 +15,6 @@ import re
 from decimal import Decimal
 from typing import Any
 
-import yaml
 from openpyxl.utils import get_column_letter
 
 from pydantic import ValidationError
@@ -27,6 +26,8 @@ from bianpai.templates.presets_io import load_preset
 from bianpai.templates.schema import Regulation
 from bianpai.workbooks.layouts import SETTINGS
 from bianpai.workbooks.settings_labels import CORE_LABELS
+from bianpai.workbooks.settings_values import BadMapping as _BadMapping
+from bianpai.workbooks.settings_values import value_of as _value
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.tables import find_sheet, read_settings
 
@@ -256,34 +257,6 @@ def _targets(data, path: list) -> list[list]:
     return [t for k in range(len(node)) for t in _targets(data, path[:i] + [k] + path[i + 1:])]
 
 
-def _value(raw: Any, old: Any) -> Any:
-    if isinstance(old, dict):
-        if raw is None or str(raw).strip() == "":
-            return {}
-        text = str(raw).replace("，", ",").replace("：", ":")
-        return yaml.safe_load("{" + text + "}")
-    if isinstance(old, list):
-        if raw is None:
-            return []
-        return [s.strip() for s in str(raw).replace("，", ",").split(",") if s.strip()]
-    if isinstance(old, bool) and isinstance(raw, str):
-        t = raw.strip().lower()
-        if t in ("是", "对", "真", "yes", "y", "true", "1", "√", "✓"):
-            return True
-        if t in ("否", "不", "假", "no", "n", "false", "0", "×", "✗"):
-            return False
-    if isinstance(raw, str) and not isinstance(old, str):
-        try:
-            return yaml.safe_load(raw)
-        except yaml.YAMLError:
-            return raw
-    if isinstance(raw, float) and raw.is_integer() and not isinstance(old, float):
-        return int(raw)
-    if hasattr(raw, "isoformat") and isinstance(old, str):
-        return raw.date().isoformat() if hasattr(raw, "date") else raw.isoformat()
-    return raw
-
-
 #: 规程 values written by an earlier bianpai that the preset now names otherwise, read as the
 #: preset's value now: (setting, value in the workbook, the preset's value). Workbooks made
 #: before the bridge team presets ran on the competition core name their roster ``teams``;
@@ -367,6 +340,14 @@ def _regulation_from_sheet(port: WorkbookPort, sheet: str) -> Regulation:
                 node[path[-1]] = _value(raw, old)
                 if node[path[-1]] != old:
                     changed.setdefault(row, key)
+        except _BadMapping:
+            old = node[path[-1]] if isinstance(node, dict) else {}
+            sample = ", ".join(f"{k}: {v}" for k, v in list((old or {}).items())[:2]) \
+                or "1: 20000, 2: 10000"
+            raise InputError(f"设置项“{key}”应写成“键: 值”并用逗号分隔，例如 {sample}"
+                             f"（现为“{raw}”）",
+                             f"setting {key!r} takes 'key: value' pairs separated by commas, "
+                             f"e.g. {sample} (not {raw!r})", sheet=sheet, cell=f"C{row}") from None
         except (KeyError, IndexError, TypeError):
             raise InputError(f"未知的设置项“{key}”", f"unknown setting {key!r}", sheet=sheet,
                              cell=f"A{row}") from None
