@@ -88,3 +88,16 @@ def test_a_table_setting_typed_without_its_keys_names_the_form(tmp_path):
     set_setting(wb, key, "1: 20000, 2: 10000")
     reg = regulation_from_sheet(OpenpyxlPort(wb))
     assert reg.awards is not None
+
+
+def test_a_bad_list_item_names_the_settings_cell_once(tmp_path):
+    """Found by a trial tester: board_score_values “a,b,c” gave 9 errors that named only
+    “规程” (one per item and group). One error, at the row's value cell."""
+    from tests.helpers import set_setting
+    wb = new_event(tmp_path / "e.xlsx")
+    set_setting(wb, "groups[*].stages[0].scoring.board_score_values", "a,b,c")
+    with pytest.raises(InputErrors) as exc:
+        regulation_from_sheet(OpenpyxlPort(wb))
+    errs = exc.value.errors
+    assert len(errs) == 1 and errs[0].where.startswith("规程!C")
+    assert "board_score_values" in errs[0].zh and "应为整数" in errs[0].zh

@@ -355,14 +355,16 @@ def _regulation_from_sheet(port: WorkbookPort, sheet: str) -> Regulation:
     try:
         reg = Regulation.model_validate(data)
     except ValidationError as exc:
-        errors = []
+        errors, seen = [], set()
         for err in exc.errors():
             path = _data_path(data, err["loc"])
             key = _path_text(path)
-            row = values.get(key, (None, None))[1] or values.get(
-                re.sub(r"^groups\[\d+\]", "groups[*]", key), (None, None))[1]
+            key, row = _setting_row(values, key)
             if row is None:  # a rule across several settings: the row the message names
                 row = _row_named(values, key, err["msg"])
+            if (key, row, zh_message(err)) in seen:  # one row for every group: said once
+                continue
+            seen.add((key, row, zh_message(err)))
             errors.append(InputError(
                 f"设置项“{key}”的值无效：{zh_message(err)}", f"setting {key!r} is invalid: {err['msg']}",
                 sheet=sheet, cell=f"C{row}" if row else None))
@@ -425,6 +427,20 @@ def _fit_kinds(data, base) -> None:
     elif isinstance(data, list):
         for i, v in enumerate(data):
             _fit_kinds(v, base[i] if isinstance(base, list) and i < len(base) else None)
+
+
+def _setting_row(values: dict, key: str) -> tuple[str, int | None]:
+    """(the 规程 setting, its row) a schema error at ``key`` is about: the row of ``key``, or of
+    the same setting for every group (``groups[*]…``), or of the list ``key`` is an item of
+    (``board_score_values[2]`` → ``board_score_values``); ``(key, None)`` when none."""
+    k = key
+    while True:
+        for name in (k, re.sub(r"^groups\[\d+\]", "groups[*]", k)):
+            if name in values:
+                return name, values[name][1]
+        if not re.search(r"\[\d+\]$", k):
+            return key, None
+        k = re.sub(r"\[\d+\]$", "", k)
 
 
 def _row_named(values: dict, key: str, msg: str) -> int | None:
