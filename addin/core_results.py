@@ -156,6 +156,13 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         result.summary_en += "; the ranking changed: award sheets emptied, run awards again"
     log_corrections(ev, result)
     warned = _stage_warnings(ev)
+    typed_places: list[InputError] = []  # 名次录入: rank does not use it, awards will refuse it
+    if ev.reg.awards is not None:
+        try:
+            _typed_places(ev, typed_places)
+        except InputErrors as exc:
+            typed_places += exc.errors
+    warned += [f"{e.where} {e.zh}（奖励分配前请改正）" for e in typed_places]
     if warned:  # a scoring's checks that do not refuse (typed numbers that do not add up)
         result.summary_zh += "；请核对（警告）：" + "；".join(warned)
         result.summary_en += f"; {len(warned)} warning(s): check them"

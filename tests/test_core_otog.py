@@ -360,3 +360,21 @@ def test_the_receipt_sheet_shows_each_paid_persons_id_number(demo, tmp_path):
     singles = [r for r in paid if r[who] in ids]
     assert singles and all(r[idn] == ids[r[who]] for r in singles)
     assert all(not r[idn] for r in paid if r[who] not in ids)
+
+
+def test_rank_warns_of_bad_typed_placings_that_awards_will_refuse(demo, tmp_path):
+    """Found by a trial tester: text in 名次录入 (桥牌双人, placed by hand) and an unknown team
+    passed rank silently; only awards refused them. rank now warns at their cells."""
+    import shutil
+    path = tmp_path / "p.xlsx"
+    shutil.copyfile(demo[0], path)
+    wb = openpyxl.load_workbook(path)
+    wb["名次录入"]["B2"] = "第一"
+    wb["名次录入"]["C3"] = "不存在的队"
+    wb.save(path)
+    res = run("rank", path)
+    assert res.exit_code == 0, res.output
+    flat = "".join(res.output.split())
+    assert "名次录入!B2" in flat and "名次录入!C3" in flat and "奖励分配前请改正" in flat
+    res = run("awards", path)
+    assert res.exit_code == 2 and "名次录入!B2" in "".join(res.output.split())
