@@ -73,6 +73,17 @@ class _GroupView:
         self.other_teams = {str(x).strip() for x in r["name"] if x is not None} - mine
 
 
+def _span(ev: CoreEvent, g: Group, rows: list[int]) -> str:
+    """The 报名 rows of group ``g`` as a range: its entries' rows and, on a roster of people, every
+    member's row (a team's last members are below its first row)."""
+    rows = list(rows)
+    p = ev.people
+    if p is not None and "group" in p.columns:
+        rows += [int(i) for i, v in zip(p.index, p["group"])
+                 if (x := ev.group_of(v)) is not None and x.id == g.id]
+    return f"A{min(rows)}:A{max(rows)}"
+
+
 def roster_problems(ev: CoreEvent) -> list[InputError]:
     """Structural roster problems: a team number typed twice in a group, a team name twice,
     a 种子 given twice, a group with fewer than two teams."""
@@ -224,7 +235,7 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
         rows = list(r.index[r["group_id"] == g.id])
         if not rows or ev.groups[g.id].drawn:
             continue
-        where = f"A{rows[0]}:A{rows[-1]}"
+        where = _span(ev, g, rows)
         if g.min_entries and len(rows) < g.min_entries and g.stages:  # the 规程's field minimum
             zh, en = roster_layout(ev.reg.roster_layout).entrant_word
             why = f"（{g.min_entries_note}）" if g.min_entries_note else ""
@@ -285,7 +296,7 @@ def structure_warnings(ev: CoreEvent) -> list[InputError]:
     for gi, g in enumerate(ev.reg.groups):
         rows = list(r.index[r["group_id"] == g.id])
         if rows and not ev.groups[g.id].drawn:
-            out += _cancelled_warning(ev, g, len(rows), sheet, f"A{rows[0]}:A{rows[-1]}")
+            out += _cancelled_warning(ev, g, len(rows), sheet, _span(ev, g, rows))
         if len(rows) < 2 or ev.groups[g.id].drawn:
             continue
         for s, split in _stage_sizes(ev, g):
@@ -300,7 +311,7 @@ def structure_warnings(ev: CoreEvent) -> list[InputError]:
                 out.append(InputError(
                     f"{ev.gname(g)}{ev.sname(s)}：{text}（规程设置 {setting}：{ev.sname(s)} › 赛制 › 轮次）",
                     f"{g.name_en or g.id} {s.name_en or s.id}: more rounds than the field can play "
-                    f"without a rematch ({setting})", sheet=sheet, cell=f"A{rows[0]}:A{rows[-1]}"))
+                    f"without a rematch ({setting})", sheet=sheet, cell=_span(ev, g, rows)))
     return out
 
 
@@ -311,7 +322,7 @@ def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
     for g in ev.reg.groups:
         rows = list(r.index[r["group_id"] == g.id])
         over = too_many_entries(g, len(rows), r.attrs.get("sheet", K.ROSTER.zh),
-                                f"A{rows[0]}:A{rows[-1]}") if rows else None
+                                _span(ev, g, rows)) if rows else None
         if over is not None:
             out.append(("warning", over))
     if ev.people is not None:

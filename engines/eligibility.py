@@ -408,10 +408,16 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
                     tms = list(dict.fromkeys(
                         ((_text(val(i, "event")) or _text(val(i, "group"))), _text(val(i, "team")))
                         for i in idxs if _text(val(i, "team"))))
-                    if len(tms) > ul.max_teams:
-                        f.add(ul.severity, idxs[0], "team", "unit_too_many_teams",
-                              f"「{u}」报 {len(tms)} 支队，限 {ul.max_teams} 支（{ul.clause or '规程'}）",
-                              f"unit {u}: {len(tms)} teams, at most {ul.max_teams}")
+                    if len(tms) > ul.max_teams:  # named at the first team over the limit
+                        extra = tms[ul.max_teams]
+                        at = next(i for i in idxs if ((_text(val(i, "event"))
+                                                       or _text(val(i, "group"))),
+                                                      _text(val(i, "team"))) == extra)
+                        f.add(ul.severity, at, "team", "unit_too_many_teams",
+                              f"「{u}」报 {len(tms)} 支队（第{ul.max_teams + 1}支：{extra[1]}），"
+                              f"限 {ul.max_teams} 支（{ul.clause or '规程'}）",
+                              f"unit {u}: {len(tms)} teams (the one over: {extra[1]}), at most "
+                              f"{ul.max_teams}")
                 if ul.max_players is not None:
                     pl = {person(i) for i in idxs if _is_player(val(i, "role"))}
                     if len(pl) > ul.max_players:

@@ -167,9 +167,10 @@ class IndividualSwiss(BaseModel):
         most = n if n % 2 else n - 1
         if n < 2 or total <= most:
             return []
+        need = total if total % 2 else total + 1  # the fewest entrants that can play them
         return [f"{n} 队最多只能进行 {most} 轮不重复相遇的比赛（{'单数队每轮一队轮空，' if n % 2 else ''}"
-                f"同一队不轮空两次），规程定为 {total} 轮：至迟第 {most + 1} 轮将无法编排（积分编排也可能更早无法编排）；"
-                f"请补双（加派一队）或减少轮次"]
+                f"同一队不轮空两次），规程定为 {total} 轮：第 {most + 1} 轮将无法编排；"
+                f"请把轮次减至 {most} 轮，或增至至少 {need} 队"]
 
     def finished(self, state: StageState) -> bool:
         """Every round drawn and every non-bye match has its result."""

@@ -201,7 +201,7 @@ def test_unit_limit_warning_accepted_with_a_logged_reason(tmp_path):
     wb = roster_with_people(tmp_path, {i: ok_team(i) for i in range(1, 5)}, units=units)
     code, out = cli("check", wb)
     warn = [r for r in sheet_rows(wb, "校验") if r["级别"] == "警告"]
-    assert warn and any("报 3 支队，限 2 支" in r["问题"] for r in warn)
+    assert warn and any("报 3 支队（第3支：" in r["问题"] and "限 2 支" in r["问题"] for r in warn)
     assert warn[0]["位置"].startswith("报名!")
     before = digest(wb)
     code, out = cli("draw", wb, "--seed", 1, ok=False)

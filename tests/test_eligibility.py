@@ -161,7 +161,8 @@ def test_fujian_team_sizes_and_unit_limits():
     by_code = f.groupby("code")["row"].apply(list).to_dict()
     assert by_code.get("team_too_small") == [9]
     assert by_code.get("team_too_large") == [12]
-    assert by_code.get("unit_too_many_teams") == [9]
+    # named at the team over the limit (E, row 18), not at 泉州's first team
+    assert by_code.get("unit_too_many_teams") == [18]
     assert set(f["code"]) == {"team_too_small", "team_too_large", "unit_too_many_teams"}
 
 

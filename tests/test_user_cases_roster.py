@@ -56,8 +56,9 @@ def test_check_foresees_a_flight_that_cannot_stop_at_its_number(tmp_path):
 def test_check_warns_when_the_rounds_exceed_a_rematch_free_field(tmp_path):
     """福建老年 象棋项目竞赛规程 四2 “比七轮”; 四9 “若出现参赛队伍为单数的，可在赛前指定相关参赛单位加派一支
     象棋代表队参赛（补双）”: before round 1, 5 teams (one bye a round, none twice) can play at most
-    5 rematch-free rounds, so ``check`` warns (补双 or fewer rounds, naming the 规程 setting);
-    the other groups are not refused."""
+    5 rematch-free rounds, so ``check`` warns (fewer rounds, or the teams 7 rounds need: 补双 to 6
+    would not do; naming the 规程 setting); the other groups are not refused. The warning's range
+    covers every member row of the group (a trial user saw it stop at the last team's first row)."""
 
     from bianpai.engines.core import StageEntrant, StageState
     from bianpai.engines.swiss_individual import IndividualSwiss
@@ -74,7 +75,12 @@ def test_check_warns_when_the_rounds_exceed_a_rematch_free_field(tmp_path):
     f = commands.check(OpenpyxlPort(tmp_path / "case.xlsx", command="check")).findings
     warn = [x["zh"] for x in f if x["severity"] == "warning"]
     assert len(warn) == 1 and warn[0].startswith("象棋团体积分编排赛：5 队最多只能进行 5 轮")
-    assert "请补双（加派一队）或减少轮次" in warn[0] and "format.rounds" in warn[0]
+    where = next(x["where"] for x in f if x["severity"] == "warning")
+    rows = [r for r, row in enumerate(load_workbook(tmp_path / "case.xlsx")["报名"].iter_rows(
+        values_only=True), start=1) if row[0] and str(row[0]).startswith("象棋")]
+    assert where == f"报名!A{rows[0]}:A{rows[-1]}"
+    # 补双 (a 6th team) would not help: 6 teams play 5 rounds too; 7 rounds need 7 teams
+    assert "请把轮次减至 5 轮，或增至至少 7 队" in warn[0] and "format.rounds" in warn[0]
 
 
 def test_namesakes_listed_under_both_teams_are_two_people():
