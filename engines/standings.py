@@ -344,6 +344,14 @@ def _explain(e, nxt, crits, values, path, ranks) -> tuple[str, str]:
     level = next(k for k, (a, b) in enumerate(zip(path[e], path[nxt])) if a != b)
     c = crits[level]
     a, b = _fmt(c, values[c.name][e]), _fmt(c, values[c.name][nxt])
+    seq = _sequence_step(values[c.name][e], values[c.name][nxt])
+    if seq is not None:  # a countback (best board, next best …): the place where they differ
+        i, x, y = seq
+        zh_ab = f"第{i}高 {x} > {y}"
+        en_ab = f"{i}{'st' if i == 1 else 'nd' if i == 2 else 'rd' if i == 3 else 'th'} " \
+                f"best {x} > {y}"
+        if level == 0:
+            return (f"{c.label_zh}多于第{n}名 ({zh_ab})", f"more {c.label_en} than #{n} ({en_ab})")
     if level == 0:
         return (f"{c.label_zh}多于第{n}名 ({a} > {b})",
                 f"more {c.label_en} than #{n} ({a} > {b})")
@@ -360,8 +368,26 @@ def _explain(e, nxt, crits, values, path, ranks) -> tuple[str, str]:
     if c.name == "lots":  # the entrant drawn first holds the higher lot value (``_lots``)
         return (f"与第{n}名{same_zh}相同，以抽签区分（抽签 {a} > {b}，大者列前）",
                 f"tied with #{n} on {same_en}; separated by lots ({a} > {b}, the higher first)")
+    if seq is not None:
+        return (f"与第{n}名{same_zh}相同，以{c.label_zh}区分 ({zh_ab})",
+                f"tied with #{n} on {same_en}; separated by {c.label_en} ({en_ab})")
     return (f"与第{n}名{same_zh}相同，以{c.label_zh}区分 ({a} > {b})",
             f"tied with #{n} on {same_en}; separated by {c.label_en} ({a} > {b})")
+
+
+def _sequence_step(va, vb) -> tuple[int, str, str] | None:
+    """For two countback sequences (tuples, best first): (1-based position of the first
+    difference, the two values there as text, "—" past the shorter one); None otherwise."""
+    if not (isinstance(va, tuple) and isinstance(vb, tuple)):
+        return None
+    i = next((k for k, (x, y) in enumerate(zip(va, vb)) if x != y), min(len(va), len(vb)))
+
+    def text(v, k):
+        if k >= len(v):
+            return "—"
+        x = v[k]
+        return f"{x.normalize():f}" if isinstance(x, Decimal) else str(x)
+    return i + 1, text(va, i), text(vb, i)
 
 
 def _entr(e) -> str:

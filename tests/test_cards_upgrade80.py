@@ -265,6 +265,19 @@ class TestCountback:
         # 4 has the most 比赛分; 1 and 3 share the best board (4) and 1's second best (2) beats 3's (1)
         assert list(st.table["entrant"]) == [4, 1, 3, 2]
         assert "逐副比较最高比赛分" in st.table["explanation_zh"].iloc[1]
+        # the 说明 shows where the sequences differ (a trial user saw "2/2/2/2/2… > 2/2/2/2/2…")
+        assert st.table["explanation_zh"].iloc[1].endswith("(第2高 2 > 1)")
+        assert st.table["explanation_en"].iloc[1].endswith("(2nd best 2 > 1)")
+
+    def test_countback_beyond_the_fifth_board_is_explained_at_its_place(self):
+        same = [Decimal(2)] * 6
+        df = pd.DataFrame({
+            "entrant": [1, 2], "opponent": pd.array([pd.NA] * 2, dtype="Int64"),
+            "complete": [True] * 2, "match_points": [Decimal(13), Decimal(13)],
+            "board_mps": [tuple(same + [Decimal(1)]), tuple(same[:5] + [Decimal(1), Decimal(1)])]})
+        st = rank([1, 2], df, Upgrade80Scoring().chain())
+        assert list(st.table["entrant"]) == [1, 2]
+        assert st.table["explanation_zh"].iloc[0].endswith("(第6高 2 > 1)")
 
     def test_full_stage_ranking_per_direction(self):
         ms = _stage(5, 2)
