@@ -105,13 +105,13 @@ class Upgrade80Scoring(BaseModel, ScoringDefaults):
 
     #: the scoring needs every table of the stage at once (see :func:`score_round`)
     scope: ClassVar[str] = "stage"
-    criteria: ClassVar[tuple[str, ...]] = ("match_points", "upgrade80_countback")
+    criteria: ClassVar[tuple[str, ...]] = ("upgrade80_total", "upgrade80_countback")
     game_columns: ClassVar[tuple[str, ...]] = ("round", "table", "board", "points", "scored",
                                                "kitty_points", "kitty", "adjust")
 
     def chain(self) -> list[str]:
         """The ranking chain (二3): Σ 比赛分, then the countback named by ``countback``."""
-        return ["match_points", "upgrade80_countback" if self.countback == "board_mp"
+        return ["upgrade80_total", "upgrade80_countback" if self.countback == "board_mp"
                 else "upgrade80_countback_points"]
 
     def score(self, match: Match, games: pd.DataFrame,

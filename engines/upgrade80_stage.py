@@ -22,7 +22,7 @@ from bianpai.engines.errors import InputError, InputErrors
 from bianpai.engines.matchpoints import board_matchpoints, top
 from bianpai.engines.mitchell import NS, boards_from_label, direction_of
 from bianpai.engines.rounding import to_decimal
-from bianpai.engines.standings import Criterion, register
+from bianpai.engines.standings import Criterion, register, sum_of
 from bianpai.engines.typed_rows import row_dicts
 from bianpai.engines.upgrade80_board import PENALTY_KINDS, _int, board_score
 
@@ -326,6 +326,9 @@ def _show_tuple(v) -> str:
     return head + ("…" if len(v) > 5 else "")
 
 
+#: 二3 首先比较比赛中所获比赛分之和: the per-board 比赛分 summed (the pipeline's match points),
+#: named as the 规程 names it (a team event's 场分 is another thing)
+register(Criterion("upgrade80_total", "比赛分之和", "total 比赛分", sum_of("match_points"), places=2))
 register(Criterion("upgrade80_countback", "逐副比较最高比赛分", "best board 比赛分 countback",
                    _countback("board_mps"), fmt=_show_tuple))
 register(Criterion("upgrade80_countback_points", "逐副比较最高得分", "best board points countback",

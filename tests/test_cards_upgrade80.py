@@ -286,7 +286,7 @@ class TestCountback:
         ns = rank(range(1, 6), entrant_rows(res, range(1, 6)), Upgrade80Scoring().chain())
         ew = rank(range(101, 106), entrant_rows(res, range(101, 106)),
                   Upgrade80Scoring().chain())
-        total = sum(ns.table["match_points"]) + sum(ew.table["match_points"])
+        total = sum(ns.table["upgrade80_total"]) + sum(ew.table["upgrade80_total"])
         assert total == sum(rows["top"]) / 2  # every board's top shared between NS and EW
         assert list(ns.table["rank"]) == sorted(ns.table["rank"])
 
