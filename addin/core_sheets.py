@@ -96,6 +96,15 @@ def standings_record(s: Stage) -> tuple[str, ...]:
     return tuple(getattr(type(s.format), "standings_record", RECORD))
 
 
+def _place_note(ev: CoreEvent, g: Group, s: Stage, rec) -> str:
+    """说明 of a 总排名 row: the stage and its pool (as the 排名 sheet names it: 南北, not NS)
+    and the place there, e.g. "米切尔赛南北第1名", "分组赛A组第2名"."""
+    pool = rec["pool"]
+    shown = pool_name(ev, g, pool) if pool else None
+    word = "" if not pool else (shown if shown != pool else f"{pool}组")
+    return f"{ev.sname(s)}{word}第{int(rec['place'])}名"
+
+
 def pool_name(ev: CoreEvent, g: Group, pool):
     """The pool as the 排名 sheet shows it: a ``sub_entrants`` label by its Chinese name (NS →
     南北) in a Chinese workbook, any other pool as labelled."""
@@ -266,8 +275,7 @@ def _final_rows(ev: CoreEvent, g: Group, keep: set[int] | None) -> pd.DataFrame:
             same = [r for r in rows[base:] if r["_p"] == rec["place"]]
             place = same[0]["place"] if same else len(rows) + 1
             rows.append(dict(place=place, number=n, source=ev.sname(s), _p=rec["place"],
-                             explanation=f"{ev.sname(s)}{(rec['pool'] or '')}{'组' if rec['pool'] else ''}"
-                                         f"第{int(rec['place'])}名"))
+                             explanation=_place_note(ev, g, s, rec)))
         # the stage's annulled entrants have no place there (the ranking leaves them
         # unranked): listed by the part that takes the places after the stage's placed ones
         after = len(placed) + 1

@@ -714,3 +714,12 @@ def test_rank_json_gives_numbers_as_numbers(event):
                 seen_number = seen_number or (k in ("match_points", "upgrade80_total")
                                               and isinstance(v, (int, float)))
     assert seen_number
+
+
+def test_final_ranking_names_the_directions_in_chinese(demo):
+    """Found by a trial user: 总排名's 说明 read “米切尔赛NS组第1名” (a code, and NS is no 组)."""
+    path, _ = demo
+    notes = [r[-1] for r in rows(path, "总排名")[1:] if r[0] and str(r[0]).startswith(P80)]
+    assert notes and all("NS" not in str(n) and "EW" not in str(n) for n in notes)
+    assert any(str(n).startswith("米切尔赛南北第") for n in notes)
+    assert any(str(n).startswith("米切尔赛东西第") for n in notes)
