@@ -391,12 +391,26 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
     if ev.errors:
         raise InputErrors(ev.errors)
     if group is not None or team is not None:
-        g = ev.group_of(group)
-        if g is None or team is None or int(team) not in ev.groups[g.id].teams:
+        names = "、".join(x.name_zh for x in ev.reg.groups)
+        g = None if group is None else ev.group_of(group)
+        if group is None or team is None:
             raise InputErrors([InputError(
-                f"组别“{group}”中没有 {team} 号队（组别应为："
-                + "、".join(x.name_zh for x in ev.reg.groups) + "）",
-                f"no team {team} in group {group!r}", sheet=ev.sheet(K.DRAW))])
+                f"请同时给出退赛的组别（--group，应为：{names}）和队号（--team）",
+                "give both the group (--group) and the number (--team) of the withdrawal")])
+        if g is None:
+            raise InputErrors([InputError(f"没有组别“{group}”（组别应为：{names}）",
+                                          f"no group {group!r}", sheet=ev.sheet(K.DRAW))])
+        if not ev.groups[g.id].drawn:
+            raise InputErrors([InputError(
+                f"{ev.gname(g)}尚未抽签编排，退赛无需登记：请在“报名”表删去该队后再抽签",
+                f"{g.name_en or g.id} is not drawn yet: remove the entry from the roster "
+                f"instead", sheet=ev.sheet(K.ROSTER))])
+        if int(team) not in ev.groups[g.id].teams:
+            drawn = sorted(ev.groups[g.id].teams)
+            raise InputErrors([InputError(
+                f"{ev.gname(g)}中没有 {team} 号（抽签号为 {drawn[0]}–{drawn[-1]}）",
+                f"no number {team} in {g.name_en or g.id} (drawn {drawn[0]}–{drawn[-1]})",
+                sheet=ev.sheet(K.DRAW))])
         from bianpai.addin.core_roster import withdrawal_stage  # noqa: PLC0415
         current = withdrawal_stage(ev, g, int(team))
         if current is None:

@@ -74,3 +74,21 @@ def test_a_withdrawal_contradicting_a_played_result_is_refused(mid_event_book, t
     got = [r for r in ev.results(g, s).values() if r.match.round == 3 and n in r.match.sides]
     assert got and got[0].outcome[got[0].match.sides.index(n)] == "FL"
     assert not ev.errors
+
+
+def test_withdraw_names_what_is_missing(tmp_path):
+    """Found by a trial tester: without --team it said “没有 None 号队”; before the draw “no team
+    3 in group”. Each case now says what to give or do."""
+    path = tmp_path / "m.xlsx"
+    shutil.copyfile(CASES / "mid-shenzhen-guandan-pairs.xlsx", path)
+    res = run("withdraw", path, "--group", "男子双人赛")
+    assert res.exit_code == 2 and "None" not in res.output and "--team" in res.output
+    res = run("withdraw", path, "--group", "无此组", "--team", 1)
+    assert res.exit_code == 2 and "没有组别“无此组”" in "".join(res.output.split())
+    res = run("withdraw", path, "--group", "男子双人赛", "--team", 99)
+    assert res.exit_code == 2 and "没有99号" in "".join(res.output.split())
+    from tests.helpers import new_event, four_pairs
+    fresh = new_event(tmp_path / "n.xlsx")
+    four_pairs(fresh)
+    res = run("withdraw", fresh, "--group", "男子双人赛", "--team", 1)
+    assert res.exit_code == 2 and "尚未抽签编排" in "".join(res.output.split())
