@@ -317,3 +317,18 @@ def test_chinese_criteria_names_accepted(tmp_path):
     assert run("draw", wb, "--seed", 1).exit_code == 0
     assert run("rank", wb).exit_code == 0
     assert sheet_rows(wb, "排名")[0][6:9] == ("场分", "级差", "抽签")
+
+
+def test_an_error_value_and_a_huge_text_are_described_as_what_they_are():
+    """Found by a trial tester: #N/A was called 文本“#N/A”, and a 40,000-character cell was
+    echoed whole in the message."""
+    from bianpai.workbooks.tables import coerce
+    with pytest.raises(ValueError) as exc:
+        coerce("#N/A", "int")
+    assert exc.value.args[0].startswith("单元格是错误值 #N/A") and "整数" in exc.value.args[0]
+    assert "whole number" in exc.value.args[1]
+    with pytest.raises(ValueError) as exc:
+        coerce("x" * 40000, "number")
+    assert len(exc.value.args[0]) < 120 and "共 40000 字" in exc.value.args[0]
+    assert len(exc.value.args[1]) < 120
+    assert coerce("#N/A", "text") == "#N/A"  # a text column takes it as typed

@@ -250,8 +250,33 @@ def cell_of(df: pd.DataFrame, row: int, key: str) -> str:
     return f"{letter or df.attrs.get('columns', {}).get(key, '?')}{row}"
 
 
+#: Excel's error values as a cell holding one reads (a formula that failed, a lost reference)
+EXCEL_ERRORS = {"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!", "#SPILL!",
+                "#CALC!", "#GETTING_DATA"}
+_KIND_ZH = {"int": "整数", "number": "数字", "pct": "百分比数值", "date": "日期", "code": "下拉选项之一"}
+_KIND_EN = {"int": "whole number", "number": "number", "pct": "percentage", "date": "date",
+            "code": "listed choice"}
+
+
 def coerce(v: Any, kind: str, *, choices: list[str] | None = None):
-    """Coerce one cell value to ``kind``. Raises ``ValueError((zh, en))`` with what is expected."""
+    """Coerce one cell value to ``kind``. Raises ``ValueError((zh, en))`` with what is expected;
+    an Excel error value (#N/A …) is named as one, and a very long text is quoted by its start."""
+    if isinstance(v, str) and kind != "text" and v.strip().upper() in EXCEL_ERRORS:
+        want = _KIND_ZH.get(kind, kind)
+        raise ValueError(f"单元格是错误值 {v.strip()}（公式出错或引用失效？），应为{want}",
+                         f"the cell holds the error value {v.strip()} (a failed formula?); "
+                         f"expected a {_KIND_EN.get(kind, kind)}")
+    try:
+        return _coerce(v, kind, choices=choices)
+    except ValueError as exc:
+        if isinstance(v, str) and len(v) > 60 and len(exc.args) == 2:
+            zh, en = exc.args
+            raise ValueError(zh.replace(v, f"{v[:40]}…（共 {len(v)} 字）"),
+                             en.replace(repr(v), f"{v[:40]!r}… ({len(v)} characters)")) from None
+        raise
+
+
+def _coerce(v: Any, kind: str, *, choices: list[str] | None = None):
     if _blank(v):
         return None
     if kind == "text":
