@@ -179,9 +179,17 @@ class TieBreakChain(Strict):
         by_label = {c.label_zh: c.name for c in CRITERIA.values()}
         v = [by_label.get(c, c) for c in v]  # Chinese names (场分, 平均得分率 …) are accepted too
         unknown = [c for c in v if c not in CRITERIA]
-        if unknown:
-            raise ValueError(f"未知的排名依据 unknown criteria: {', '.join(unknown)}; 可用 known: "
-                             + ", ".join(f"{k}（{c.label_zh}）" for k, c in sorted(CRITERIA.items())))
+        if unknown:  # the nearest names, not all 60+ (a guandan event needs no chess ones)
+            import difflib
+            names = {**{k: k for k in CRITERIA}, **by_label}
+            near = []
+            for u in unknown:
+                near += [names[m] for m in difflib.get_close_matches(u, list(names), n=6,
+                                                                     cutoff=0.3)]
+            near = list(dict.fromkeys(near)) or ["match_points", "lots"]
+            raise ValueError(f"未知的排名依据 unknown criteria: {', '.join(unknown)}; 相近的 "
+                             f"nearest: " + ", ".join(f"{k}（{CRITERIA[k].label_zh}）"
+                                                      for k in near))
         if not v:
             raise ValueError("排名依据不能为空 / the chain must not be empty")
         return v

@@ -101,3 +101,14 @@ def test_a_bad_list_item_names_the_settings_cell_once(tmp_path):
     errs = exc.value.errors
     assert len(errs) == 1 and errs[0].where.startswith("规程!C")
     assert "board_score_values" in errs[0].zh and "应为整数" in errs[0].zh
+
+
+def test_an_unknown_tie_break_lists_the_nearest_names_only():
+    """Found by a trial tester: a typo listed all 60+ criteria (chess ones for a guandan event)."""
+    from pydantic import ValidationError
+    from bianpai.templates.schema import TieBreakChain
+    with pytest.raises(ValidationError) as exc:
+        TieBreakChain(criteria=["match_pionts", "lots"])
+    text = str(exc.value)
+    assert "match_points（场分）" in text and "buchholz" not in text.lower()
+    assert text.count("（") <= 8
