@@ -18,7 +18,7 @@ from bianpai.templates.schema import Group, Regulation, Stage
 from bianpai.workbooks import core_layouts as K
 from bianpai.workbooks import layouts as L
 from bianpai.workbooks.roster_layouts import roster_layout
-from bianpai.addin.core_views import shown_layout, style_of
+from bianpai.addin.core_views import shown_for, shown_layout, style_of
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import write_settings_sheet
 from bianpai.addin.competition import records
@@ -50,7 +50,7 @@ def build_core_workbook(port: WorkbookPort, reg: Regulation, *, lang: str = "zh"
         port.write_sheet(layout.name(lang), [layout.headers(lang)],
                          layout.sheet_format(choices=choices, lang=lang))
     if style.new_headers:  # else each is created when a command first writes it
-        for layout in (L.CHECKS, shown_layout(reg, K.SCHEDULE), lay.standings):
+        for layout in (L.CHECKS, shown_layout(reg, K.SCHEDULE), shown_for(reg, lay.standings)):
             c.write_generated(port, layout, [], lang)
         if reg.awards is not None:
             c.write_generated(port, L.AWARDS, [], lang)

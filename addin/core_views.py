@@ -29,6 +29,13 @@ def shown_layout(reg: Regulation, layout: SheetLayout) -> SheetLayout:
     return layout if v is None else v.layout
 
 
+def shown_for(reg: Regulation, layout: SheetLayout) -> SheetLayout:
+    """As :func:`shown_layout`, for a view whose columns follow the core layout's (排名: one
+    column per criterion of the event), so a new workbook's header is the one rank writes."""
+    v = style_of(reg).view(reg, layout.key)
+    return layout if v is None else v.shown(layout)
+
+
 def _breaks(layout: SheetLayout) -> tuple[int, ...]:
     keys = tuple(getattr(layout, "page_break_on", None) or ())
     return tuple(i for i, col in enumerate(layout.columns) if col.key in keys)

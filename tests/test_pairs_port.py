@@ -335,3 +335,16 @@ def test_core_logs_the_lots_seed_on_every_draw_that_draws_numbers(tmp_path):
     log = [r for r in _sheet(wb, "日志") if r[1] == "draw"]
     assert [r[3] for r in log] == ["5", "7", None]
     assert "序号沿用原抽签（随机种子 5, 7），未重新抽签" in log[-1][4]
+
+
+def test_a_new_workbooks_ranking_header_is_the_one_rank_writes(tmp_path):
+    """Found by a trial user: a new Shenzhen workbook's 排名 header was the generic one (阶段,
+    小组, 队号 …); after rank it became the pairs one (序号, 选手, 已赛轮数 …)."""
+    from tests.helpers import four_pairs, new_event, sheet_rows
+    from tests.test_cli_flow import run as _run
+    wb = new_event(tmp_path / "e.xlsx")
+    head = sheet_rows(wb, "排名")[0]
+    four_pairs(wb)
+    assert _run("draw", wb, "--seed", 2).exit_code == 0
+    assert _run("rank", wb).exit_code == 0
+    assert sheet_rows(wb, "排名")[0] == head
