@@ -418,6 +418,14 @@ def _append_entry_rows(ev: CoreEvent, new) -> int:
     res_rows, res_sides, game_rows, game_sides = [], [], [], []
     states: dict[tuple, Any] = {}
     rkeys = [col.key for col in ev.lay.results.columns]
+    # a scoring comparing a board across tables (guandan pairs) takes no board rows from a
+    # round with fewer tables: that table's result is typed per round (轮成绩) instead
+    tables: dict[tuple, int] = {}
+    only_results: list[tuple[list, dict]] = []  # such a match: its 轮成绩 row, always
+    for g, s, m in new:
+        if not m.is_bye:
+            k = (g.id, s.id, m.pool, m.round)
+            tables[k] = tables.get(k, 0) + 1
     for g, s, m in new:
         if m.is_bye:
             continue
@@ -438,6 +446,9 @@ def _append_entry_rows(ev: CoreEvent, new) -> int:
         gkeys = [col.key for col in ev.lay.games.columns]
         prepared = s.scoring.entry_rows(m) if hasattr(s.scoring, "entry_rows") else \
             [{} for _ in range(s.scoring.games_per_match)]
+        if tables[(g.id, s.id, m.pool, m.round)] < getattr(s.scoring, "games_need_tables", 1):
+            prepared = []
+            only_results.append((row, res_sides[-1]))
         from bianpai.addin.core_lineups import last_lineups  # noqa: PLC0415
         lineups = last_lineups(ev, g, s, m)  # 出场名单 not handed in: last round's (a setting)
         for k, pre in enumerate(prepared, start=1):
@@ -450,6 +461,9 @@ def _append_entry_rows(ev: CoreEvent, new) -> int:
             game_rows.append(grow)
             game_sides.append({"side0": m.sides[0], "side1": m.sides[1], "label": m.label})
     # through the workbook style's views (its own columns; the sides on every board row)
-    append_core_rows(port, ev.reg, ev.lay.results, res_rows, lang, extra=res_sides)
+    if not append_core_rows(port, ev.reg, ev.lay.results, res_rows, lang, extra=res_sides) \
+            and only_results:
+        append_core_rows(port, ev.reg, ev.lay.results, [r for r, _ in only_results], lang,
+                         extra=[x for _, x in only_results], always=True)
     append_core_rows(port, ev.reg, ev.lay.games, game_rows, lang, extra=game_sides)
     return len(game_rows)

@@ -93,13 +93,14 @@ def read_core_sheet(port: WorkbookPort, reg: Regulation, layout: SheetLayout, *,
 
 
 def append_core_rows(port: WorkbookPort, reg: Regulation, layout: SheetLayout, rows: list[list],
-                     lang: str, extra: list[dict] | None = None) -> int:
+                     lang: str, extra: list[dict] | None = None, *, always: bool = False) -> int:
     """Append blank entry rows (in the columns of core sheet ``layout``) after the last typed
     row of the sheet as the style shows it (created with its header when missing); a view that
-    declares ``blank_rows = False`` gets none. ``extra``: per row, further core values the
-    view may show (the match's sides). Returns the rows added."""
+    declares ``blank_rows = False`` gets none unless ``always`` (the only place a match's result
+    can be typed). ``extra``: per row, further core values the view may show (the match's
+    sides). Returns the rows added."""
     v = style_of(reg).view(reg, layout.key)
-    if v is not None and not v.blank_rows:
+    if v is not None and not v.blank_rows and not always:
         return 0
     shown = layout if v is None else v.layout
     out = rows if v is None else v.rows(layout, rows, lang, extra)

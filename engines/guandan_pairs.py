@@ -65,6 +65,9 @@ class GuandanPairsCore(ScoringDefaults):
     #: a 罚分 value means minutes or % of a top by its kind (0 for 迟到一轮): checked by
     #: :meth:`penalty_pct`, not by the generic size check
     checks_own_penalties: ClassVar[bool] = True
+    #: a board is matchpointed against the other tables of its round (八（二）): a round of one
+    #: table gets no 逐副 rows at the draw (its result is typed in 轮成绩)
+    games_need_tables: ClassVar[int] = 2
     #: a withdrawn pair's later tables are its forfeits (十（三）2: the other pair 55 % and 2 场分,
     #: the withdrawn one 0): the decisions for side 0 (南北), side 1 (东西), both
     withdrawal_decisions: ClassVar[tuple[str, str, str]] = ("南北弃权", "东西弃权", "双方弃权")

@@ -230,8 +230,14 @@ def test_single_table_round_needs_typed_percentages(tmp_path):
     fill(wb, "报名", [pair_row("男子双人赛", f"甲{i}", f"乙{i}", b1=dt.date(1970, 1, i))
                      for i in range(1, 3)])
     assert run("draw", wb, "--seed", 1).exit_code == 0
-    rows = sheet_rows(wb, "成绩")
-    fill(wb, "成绩", [list(r[:6]) + [3, None] for r in rows[1:]])
+    # the draw prepares no 逐副 rows for a one-table round (a trial user typed 18 of them, all
+    # refused): its 轮成绩 row instead
+    assert len(sheet_rows(wb, "成绩")) == 1
+    typed = sheet_rows(wb, "轮成绩")[1:]
+    assert len(typed) == 1 and typed[0][:2] == ("男子双人赛", 1) and typed[0][5] is None
+    g, rnd, table, ns, ew = typed[0][:5]
+    # board rows typed by hand are still refused, naming 轮成绩
+    fill(wb, "成绩", [[g, rnd, table, b, ns, ew, 3, None] for b in range(1, 7)])
     assert_refused(wb, "rank", "只有一桌", "轮成绩")
 
 
