@@ -124,7 +124,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     if style.rank_papers:
         core_paper.write_rank_papers(ev, upto_round)  # 成绩公告, 排名走势
     added = prepare_playoff_rows(ev, offers)
-    state = f"缺 {missing} 场成绩" if missing else "全部成绩已录入"
+    state = f"缺 {missing} {style.status_words.match_word}成绩" if missing else "全部成绩已录入"
     upto = "" if upto_round is None else f"第{int(upto_round)}轮后"
     result = c.CommandResult("rank", f"{upto}排名完成（{state}）" + ("，总排名已生成" if final_rows else ""),
                              ("" if upto_round is None else f"standings after round {upto_round} ")

@@ -359,3 +359,17 @@ def test_new_refuses_an_unknown_language_and_a_non_workbook_name(tmp_path):
     assert res.exit_code == 2 and ".xlsx" in res.output and not (tmp_path / "a.txt").exists()
     assert run("new", "shenzhen-guandan-pairs-2023", "--lang", "en", "-o",
                tmp_path / "b.xlsx").exit_code == 0
+
+
+def test_pairs_rank_counts_missing_results_in_tables_as_the_status_does(tmp_path):
+    """Found by a trial user: rank said “缺 18 场成绩” where the status said “缺 3 桌”: one word."""
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    rows = sheet_rows(wb, "成绩")
+    first = [r for r in rows[1:] if r[1] == 1]  # every board of round 1 (its 2 tables)
+    fill(wb, "成绩", [list(r[:6]) + [2, None] for r in first])
+    res = run("rank", wb)
+    assert res.exit_code == 0
+    flat = "".join(res.output.split())
+    assert "缺4桌成绩" in flat and "场成绩" not in flat and "缺2桌" in flat

@@ -95,11 +95,11 @@ def pairs_rank_summary(f: RankFacts) -> tuple[str, str]:
     if not f.any_result:
         state = "尚未录入任何成绩，名次仅由抽签决定 / no result entered yet"
     else:
-        state = f"缺 {f.missing} 场成绩" if f.missing else "全部成绩已录入"
+        state = f"缺 {f.missing} 桌成绩" if f.missing else "全部成绩已录入"
     upto = f"截至第{f.upto_round}轮" if f.upto_round else "已录入各轮"
     upto_en = f"up to round {f.upto_round}" if f.upto_round else "entered rounds"
     return (f"排名完成（{upto}）：{state}",
-            f"standings done ({upto_en}); {f.missing} matches missing")
+            f"standings done ({upto_en}); {f.missing} tables missing")
 
 
 def bridge_teams_rank_summary(f: RankFacts) -> tuple[str, str]:

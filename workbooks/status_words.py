@@ -45,6 +45,8 @@ class StatusWords:
     undrawn: tuple[str, str] = ("{group}尚未抽签", "可以抽签编排")
     undrawn_event: tuple[str, str] | None = None
     missing: tuple[str, str] = ("{group}{stage}缺 {n} 场成绩", "录入成绩后点“抽签编排”编排下一轮")
+    #: what one match is called when results are counted (rank's “缺 n 桌成绩”, as the status)
+    match_word: str = "场"
     missing_round: tuple[str, str, str] | None = None
     group_when_several: bool = False
     partial_note: str = ""
@@ -72,6 +74,7 @@ PAIRS_WORDS = StatusWords(
     missing_round=("{group}第{round}轮成绩未录完：缺 {n} 桌{note}", "录入成绩后点“计算排名”",
                    "请录入成绩（“成绩”表每副一行，或“轮成绩”表每桌一行）"),
     group_when_several=True,
+    match_word="桌",
     partial_note="（其中 {k} 桌缺部分牌）",
     # awards go by 排名 at any time (SheetSet.awards_unfinished), once a result is entered
     unfinished=("{group}尚未录入任何成绩，不能分配奖励：请先在“成绩”表（或“轮成绩”表）录入成绩",
@@ -88,6 +91,7 @@ BRIDGE_TEAMS_WORDS = StatusWords(
     missing_round=("{stage}第{round}轮成绩未录完：缺 {n} 桌{note}", "录入成绩后点“抽签编排”编排第{next}轮",
                    "录入成绩后点“抽签编排”编排第{next}轮"),
     missing_last="录入成绩后点“计算排名”",
+    match_word="桌",
     round_done=("{stage}第{round}轮成绩已录完", "可以抽签编排第{next}轮"),
     stage_done=("{stage}已全部结束", "可以进入下一阶段"),
     tied=("其中 {labels} IMP相同，须按规程加赛：在“成绩”表另起一行，场次填“{first}加赛”，录入加赛双方IMP",
