@@ -259,6 +259,7 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
             except InputErrors as exc:
                 errs += exc.errors
                 continue
+        word = {"individual": "人", "pair": "对", "team": "队"}.get(g.entrant, "队")
         for s, split in _stage_sizes(ev, g):
             setting = (f"groups[{ev.reg.groups.index(g)}].stages[{g.stages.index(s)}].format"
                        f"（{ev.sname(s)} › 赛制）")
@@ -276,7 +277,8 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
             problems += getattr(s.format, "field_problems", lambda _st: [])(st)
             for text in problems:
                 errs.append(InputError(
-                    f"{ev.gname(g)}报名 {len(rows)} 队，{ev.sname(s)}（{sum(split.values())} 队）无法按规程进行："
+                    f"{ev.gname(g)}报名 {len(rows)} {word}，{ev.sname(s)}（{sum(split.values())} {word}）"
+                    f"无法按规程进行："
                     f"{text}（规程设置 {setting}）", f"{g.name_en or g.id}: {len(rows)} entries "
                     f"cannot play {s.name_en or s.id} as set ({setting}): {text}",
                     sheet=sheet, cell=where))
