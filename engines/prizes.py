@@ -204,8 +204,8 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
         merit_cut = block.merit_split.cutoff(n_entries) if block.merit_split else None
         if block.merit_split:
             log.append(f"组别「{label}」{block.merit_split.winner_label}：前 {merit_cut} 名"
-                       f"（{n_entries}×{block.merit_split.winner_percent}% 向下取整）/ "
-                       f"winner award: places 1–{merit_cut}")
+                       f"（{n_entries}×{block.merit_split.winner_percent}% 向下取整） / "
+                       f"group {label!r}: winner award places 1–{merit_cut}")
 
         def seat_amount(seat: int) -> Decimal | None:
             if table is None or seat > n_places:

@@ -723,3 +723,12 @@ def test_final_ranking_names_the_directions_in_chinese(demo):
     assert notes and all("NS" not in str(n) and "EW" not in str(n) for n in notes)
     assert any(str(n).startswith("米切尔赛南北第") for n in notes)
     assert any(str(n).startswith("米切尔赛东西第") for n in notes)
+
+
+def test_awards_english_summary_is_english(event):
+    """Found by a trial user: the English half of the awards message repeated the Chinese of the
+    60 % 优胜奖 line (its “ / ” separator lacked a space)."""
+    res = run("awards", event)
+    assert res.exit_code == 0, res.output
+    en = " ".join(res.output.split("awards:", 1)[1].split())
+    assert "winner award places 1–" in en and "向下取整" not in en and "优胜奖" not in en
