@@ -456,8 +456,10 @@ def _read_typed_sheets(ev: CoreEvent) -> None:
         # a scoring that reads both checks they agree (bridge IMPs typed and from the boards)
         if has_totals and has_games and not getattr(
                 ev.reg.group(key[0]).stage(key[1]).scoring, "totals_with_games", False):
+            head = ev.port.read_values(gsheet)[:1] if gsheet else []
+            per = "逐副" if any(h in ("牌号", "副号") for h in (head[0] if head else [])) else "逐局"
             ev.errors.append(InputError(
-                f"同一场比赛既在“{rsheet}”表录入了总成绩，又在“{gsheet}”表逐局录入（{where_g.get(key, '')}）："
+                f"同一场比赛既在“{rsheet}”表录入了总成绩，又在“{gsheet}”表{per}录入（{where_g.get(key, '')}）："
                 f"只能二选一，请只保留一种",
                 f"a match is entered both in {rsheet} and game by game in {gsheet}; keep one",
                 sheet=rsheet, cell=where_t.split("!")[-1]))

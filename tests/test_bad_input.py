@@ -258,7 +258,7 @@ def test_typed_and_board_results_for_one_table(drawn):
     rows = sheet_rows(drawn, "成绩")
     fill(drawn, "成绩", [list(rows[1][:6]) + [1, None]])
     fill(drawn, "轮成绩", [[g, rnd, table, ns, ew, 55, 45, None, None]])
-    assert_refused(drawn, "rank", "轮成绩!F2", "只保留一种")
+    assert_refused(drawn, "rank", "轮成绩!F2", "只保留一种", "逐副录入")  # boards, not 局
 
 
 @pytest.mark.parametrize("score,code,needle", [(4, None, "南北得分"), (0, None, "南北得分"),
