@@ -204,12 +204,16 @@ def rank_by_round(ev: CoreEvent, g: Group, s: Stage) -> dict:
 
 
 def _whole(text: str):
-    """A criterion's shown value, as an int when it is a whole number (4.0 → 4)."""
+    """A criterion's shown value as a number for the sheet: an int when whole (4.0 → 4), else
+    the shown decimal (5.5, 62.50 as 62.5: a number cell, not text); other text as it is."""
+    from decimal import Decimal, InvalidOperation
     try:
-        f = float(text)
-    except (TypeError, ValueError):
+        d = Decimal(str(text))
+    except (TypeError, ValueError, InvalidOperation):
         return text
-    return int(f) if f.is_integer() else text
+    if not d.is_finite():
+        return text
+    return int(d) if d == d.to_integral_value() else d
 
 
 def _bulletin_round(st: StageState, pool, upto: int | None) -> int | None:

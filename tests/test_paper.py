@@ -524,3 +524,16 @@ def test_mitchell_slip_has_a_row_per_board_and_names_the_seats(mid_event_book, t
     _c, slips2 = round_papers(ev, [(other, s2, m2) for m2 in ev.stage_matches(other, s2)
                                    if m2.round == 1])
     assert slips2 and slips2[0]["sides"][0][0] == "甲方"
+
+
+def test_bulletin_scores_are_number_cells(tmp_path):
+    """Found by a trial user: 成绩公告 stored a 场分 of 5.5 as the text '5.5' (6 as a number)."""
+    import re
+    path = _mid("mid-shenzhen-guandan-pairs", tmp_path)
+    assert run("rank", path).exit_code == 0
+    ws = load_workbook(path)["成绩公告"]
+    texts = [c.value for r in ws.iter_rows() for c in r
+             if isinstance(c.value, str) and re.fullmatch(r"-?\d+\.\d+", c.value)]
+    assert texts == []
+    assert any(isinstance(c.value, float) and not c.value.is_integer()
+               for r in ws.iter_rows() for c in r)
