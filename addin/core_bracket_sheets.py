@@ -6,6 +6,8 @@ bracket drawn in cells, rebuilt by each draw (and by rank, advance) from the bra
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pandas as pd
 
 from bianpai.addin.competition import CoreEvent
@@ -92,7 +94,7 @@ def _bracket_rows(ev: CoreEvent, stages: list) -> list[list]:
             out.append([ev.gname(g), ev.sname(s), rec["pool"],
                         rec["round_zh"] if ev.lang == "zh" else rec["round_en"], rec["label"],
                         int(e) if known else None,
-                        ev.name_of(g, int(e)) if known else rec["text"], rec["score"] or None,
+                        ev.name_of(g, int(e)) if known else rec["text"], _score_cell(rec["score"]),
                         "✓" if rec["won"] else None, rec["next"] or None])
     return out
 
@@ -152,4 +154,18 @@ def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
     e = rec["entrant"]
     known = not is_na(e)
     name = f"{int(e)} {ev.name_of(g, int(e))}" if known else rec["text"]
-    return (("✓ " if rec["won"] else "") + name, rec["score"] or None)
+    return (("✓ " if rec["won"] else "") + name, _score_cell(rec["score"]))
+
+
+def _score_cell(text):
+    """A bracket score as its cell holds it: a number (7, 0, 12.5) when it is one, so 局数 can
+    be summed and sorted; other text (a walkover mark) as it is; empty → None."""
+    if text is None or text == "":
+        return None
+    try:
+        d = Decimal(str(text))
+    except (ArithmeticError, ValueError):
+        return text
+    if not d.is_finite():
+        return text
+    return int(d) if d == d.to_integral_value() else d

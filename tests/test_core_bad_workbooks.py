@@ -292,3 +292,14 @@ def test_a_renamed_optional_column_of_a_style_shown_sheet_is_refused(tmp_path):
     edit(wb, lambda b: setattr(b["成绩"]["G1"], "value", "南北得分X"))
     out = refused(wb, "rank", "成绩!1:1", "“成绩”表缺少“南北得分”列", "1 处问题")
     assert "尚未录入" not in out
+
+
+def test_bracket_scores_are_number_cells(built, tmp_path):
+    """Found by a trial user: 签表/签表图 局数 were text ('7', '0'): they are numbers now."""
+    from tests.shared_state import copy_of
+    path = copy_of(built, tmp_path)
+    wb = load_workbook(path)
+    for name in ("签表", "签表图"):
+        vals = [c.value for r in wb[name].iter_rows(min_row=2) for c in r]
+        assert not [v for v in vals if isinstance(v, str) and v.strip().isdigit()], name
+        assert any(isinstance(v, int) and not isinstance(v, bool) for v in vals), name
