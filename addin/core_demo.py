@@ -263,6 +263,7 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
         rng = random.Random(seed + 1)
         strength: dict = {}
         step = 0
+        typed_rows = 0  # what the simulation typed, said once it is over
         with progress_bar(console, "模拟比赛（抽签编排 → 录入成绩）") as tick:
             while step < 200:
                 step += 1
@@ -295,8 +296,10 @@ def run_core_demo(preset, out: Path, *, seed: int = 2015, console: Console | Non
                 if any(s.scoring.games_per_match for g in reg.groups for s in g.stages):
                     filled += _fill_results(port, rng, strength, ev)
                 filled += _fill_match_results(port, rng, strength, ev)
+                typed_rows += filled
                 if not filled and step > 1:
                     break  # a draw that lists what was drawn already (the whole event at once)
+        console.print(f"[green]✓[/] 模拟录入成绩：{typed_rows} 场（随机种子 {seed + 1}）")
         typed = _type_places(port, rng)
         if typed:
             console.print(f"[green]✓[/] 名次录入（无编排阶段的组别）：{'、'.join(typed)}")

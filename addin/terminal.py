@@ -19,7 +19,8 @@ def progress_bar(console: Console, label: str, total: int | None = None):
     the work ends. Yields ``step(text=None, advance=1)``: moves the bar on and shows ``text``."""
     bar = Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
                    TextColumn("{task.completed}/{task.total}" if total else ""),
-                   TimeElapsedColumn(), console=console, transient=True)
+                   TimeElapsedColumn(), console=console, transient=True,
+                   disable=not console.is_terminal)  # no stray blank line in a log or pipe
     with bar:
         task = bar.add_task(label, total=total)
 

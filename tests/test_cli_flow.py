@@ -135,6 +135,10 @@ def test_demo_workbook_converts_to_pdf(tmp_path):
     res = run("demo", "--out", out)
     assert res.exit_code == 0, res.output
     assert res.output.count("抽签编排完成") == 1, res.output
+    # the simulated entry is said (a trial user saw an empty line there: the progress bar's)
+    lines = res.output.splitlines()
+    at = next(i for i, t in enumerate(lines) if "抽签编排完成" in t)
+    assert "模拟录入成绩：40 场" in lines[at + 1] and "" not in lines[:at + 3]
     # a result changed after the last rank: awards would contradict 排名, so it refuses (no
     # write) until rank is pressed again
     changed = tmp_path / "changed.xlsx"
