@@ -51,6 +51,18 @@ class DemoPort(OpenpyxlPort):
 
 CITIES = ["青岛", "济南", "烟台", "潍坊", "临沂", "淄博", "济宁", "泰安", "威海", "日照", "滨州",
           "德州", "聊城", "菏泽", "枣庄", "东营", "莱芜", "莱西", "胶州", "平度"]
+#: the demo's units where the 规程 is a province's own event (its 设区市), else :data:`CITIES`
+REGION_CITIES = {
+    "fujian": ["福州", "厦门", "泉州", "漳州", "莆田", "三明", "南平", "龙岩", "宁德", "平潭",
+               "福清", "晋江", "石狮", "南安", "长乐", "龙海", "永安", "邵武", "武夷山", "福安"],
+}
+
+
+def _cities(reg) -> list[str]:
+    """The demo's unit names for ``reg``: its province's cities when known (a trial user found the
+    福建 demo's 80分 units to be Shandong cities), else :data:`CITIES`."""
+    rid = str(getattr(reg, "id", "") or "")
+    return next((v for k, v in REGION_CITIES.items() if rid.startswith(k)), CITIES)
 SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕"
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华建国志红"
 
@@ -89,6 +101,7 @@ def _roster(reg, seed: int, fields: dict[str, int] | None = None
     overrides the number of entries of a group (by id), else the 规程's ``entries`` (or 16)."""
     rng = random.Random(seed)
     day = reg.event_date or dt.date.today()
+    cities = _cities(reg)
     roster, people = [], []
     for g in reg.groups:
         if not g.stages:
@@ -96,8 +109,8 @@ def _roster(reg, seed: int, fields: dict[str, int] | None = None
         n = (fields or {}).get(g.id) or g.entries or 16
         size = g.team_size or _min_players(reg, g) or 3  # the 规程's fewest players a team
         for i in range(n):
-            unit = CITIES[i % len(CITIES)]
-            name = f"{unit}{g.name_zh[:2]}{i // len(CITIES) + 1}队"
+            unit = cities[i % len(cities)]
+            name = f"{unit}{g.name_zh[:2]}{i // len(cities) + 1}队"
             players = []
             for _ in range(size):
                 p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
@@ -146,6 +159,7 @@ def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list
     (``EntrantRule.from_roster``); about half have a 等级分; ages fall in the group's age band."""
     rng = random.Random(seed)
     day = reg.event_date or dt.date.today()
+    cities = _cities(reg)
     rows, used = [], set()
     for g in reg.groups:
         if g.derived is not None:
@@ -164,8 +178,8 @@ def _people_roster(reg, seed: int, fields: dict[str, int] | None = None) -> list
                 if rule.from_roster == "seeded":
                     seeds = max(seeds, (rule.places.last if rule.places and rule.places.last else 0))
         for i in range(n):
-            unit = CITIES[i % len(CITIES)]
-            team = None if size == 1 else f"{unit}{g.name_zh[:2]}{i // len(CITIES) + 1}队"
+            unit = cities[i % len(cities)]
+            team = None if size == 1 else f"{unit}{g.name_zh[:2]}{i // len(cities) + 1}队"
             for _ in range(size):
                 p = rng.choice(SURNAMES) + rng.choice(GIVEN) + rng.choice(GIVEN)
                 while p in used:

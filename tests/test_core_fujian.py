@@ -732,3 +732,12 @@ def test_awards_english_summary_is_english(event):
     assert res.exit_code == 0, res.output
     en = " ".join(res.output.split("awards:", 1)[1].split())
     assert "winner award places 1–" in en and "向下取整" not in en and "优胜奖" not in en
+
+
+def test_the_demo_field_is_made_of_fujian_units(demo):
+    """Found by a trial user: the 福建 demo's units were Shandong cities (烟台, 临沂 …)."""
+    from bianpai.addin.core_demo import REGION_CITIES
+    path, _ = demo
+    head = rows(path, "报名")[0]
+    units = {r[head.index("单位")] for r in rows(path, "报名")[1:] if r[head.index("单位")]}
+    assert units and all(any(str(u).startswith(c) for c in REGION_CITIES["fujian"]) for u in units)
