@@ -65,6 +65,8 @@ def bracket_table(state: StageState, fmt: _Bracket) -> pd.DataFrame:
                     feeds[ref] = nd.id
         total = max((nd.bracket_round for nd in nodes if nd.part in ("SE", "WB")), default=1)
         full = int(math.log2(fmt._size(n))) if isinstance(fmt, SingleElimination) else total
+        if isinstance(fmt, SingleElimination) and fmt.stop_at(pool) > 1:
+            full = None  # ends with K > 1 left (a qualifier flight): 第1轮 …, no 1/4决赛
         for r in res.nodes.values():
             nd = r.node
             if nd.part in ("SE", "WB"):

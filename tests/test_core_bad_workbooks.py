@@ -303,3 +303,22 @@ def test_bracket_scores_are_number_cells(built, tmp_path):
         vals = [c.value for r in wb[name].iter_rows(min_row=2) for c in r]
         assert not [v for v in vals if isinstance(v, str) and v.strip().isdigit()], name
         assert any(isinstance(v, int) and not isinstance(v, bool) for v in vals), name
+
+
+def test_a_qualifier_flight_names_its_rounds_by_number(built, tmp_path):
+    """Found by a trial user: a 资格赛 flight that stops with 2 (or 16) left named its rounds
+    1/4决赛, 半决赛 … from a final it never plays; they are 第1轮, 第2轮 …"""
+    from tests.shared_state import copy_of
+    path = copy_of(built, tmp_path)
+    wb = load_workbook(path)
+    ws = wb["签表"]
+    head = [c.value for c in ws[1]]
+    by_pool: dict = {}
+    for r in ws.iter_rows(min_row=2, values_only=True):
+        if r[head.index("阶段")] == "资格赛":
+            by_pool.setdefault(r[head.index("小组")], set()).add(r[head.index("轮次")])
+    # this corpus's flights: 男1–男4 stop with 4 or 2 left, 女1/女2 play to their final
+    for pool in ("男1", "男2", "男3", "男4"):
+        assert by_pool[pool] and all(str(x).startswith("第") and str(x).endswith("轮")
+                                     for x in by_pool[pool]), (pool, by_pool[pool])
+    assert "决赛" in by_pool["女1"]
