@@ -189,6 +189,13 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
                    + f"{note} / group {label!r}: {n_entries} entries, {n_places} places"
                    + (f" (fewer entries than places: all {n_entries} placed)" if short else ""))
         log.append(msg)
+        ranked = int(g["place"].notna().sum()) if "place" in g.columns else len(g)
+        want = min(n_places, n_entries)
+        if ranked < want:  # the final ranking places fewer than the awards pay: said, not hidden
+            log.append(f"组别「{label}」总排名只有 {ranked} 个名次，录取的前 {want} 名中第 "
+                       f"{ranked + 1}–{want} 名空缺：请核对规程的总排名设置（final_ranking）/ "
+                       f"group {label!r}: the final ranking places {ranked}, places "
+                       f"{ranked + 1}–{want} of the {want} paid are empty: check final_ranking")
 
         if rules.reaward_vacated and not g["eligible"].all():
             gone = g[~g["eligible"]]

@@ -460,3 +460,15 @@ def test_model_validation():
         PlacesByEntries(steps=[PlacesStep(min_entries=3, places=1),
                                PlacesStep(min_entries=3, places=2)])
     assert PrizeTable(amounts={"4-8": 100}).amounts == {p: D("100.00") for p in range(4, 9)}
+
+
+def test_a_final_ranking_shorter_than_the_paid_places_is_said():
+    """Found by a trial user: a CBSA field re-set smaller ranked 4 players, and 奖励 paid 4 of
+    the “前 8 名” without a word. The log says which places are empty and where to look."""
+    a = allocate(ranking([1, 2, 3, 4], group="个人混合赛"), awards("cbsa-chinese-eightball-open-2022"),
+                 entries=14)
+    line = next(x for x in a.log if "空缺" in x)
+    assert "只有 4 个名次" in line and "第 5–8 名空缺" in line and "final_ranking" in line
+    full = allocate(ranking(list(range(1, 9)), group="个人混合赛"),
+                    awards("cbsa-chinese-eightball-open-2022"), entries=14)
+    assert not any("空缺" in x for x in full.log)
