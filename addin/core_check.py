@@ -126,7 +126,31 @@ def roster_problems(ev: CoreEvent) -> list[InputError]:
                                    f"{g.name_en or g.id} has only {n} entry", sheet=sheet))
         if all_or_none and n and g.stages and not ev.groups[g.id].drawn:
             errs += numbers_problems(ev, g)  # typed 序号 all or none, at the first typed one
+        errs += _too_many_seeds(ev, g, r, sheet)
     return errs
+
+
+def _too_many_seeds(ev: CoreEvent, g: Group, r, sheet: str) -> list[InputError]:
+    """More roster 种子 than the seeded places of the stage they enter directly
+    (``from_roster: seeded`` capped by ``places.last``, CBSA 十二（一）: 1–16): the ones after the
+    last place would enter nowhere (they skip the first stage). Named at the first such 种子."""
+    out = []
+    rows = [(rec["seed"], row) for row, rec in records(r)
+            if rec["group_id"] == g.id and rec.get("seed") is not None]
+    for s in g.stages:
+        for rule in (s.entrants if isinstance(s.entrants, list) else []):
+            cap = rule.places.last if getattr(rule, "from_roster", None) and rule.places else None
+            if cap is None or len(rows) <= cap:
+                continue
+            order = sorted(rows, key=lambda x: (float(x[0]), x[1]))
+            seed, row = order[cap]
+            out.append(InputError(
+                f"{ev.gname(g)}有 {len(rows)} 名种子，{ev.sname(s)}只设 {cap} 个种子位（规程）："
+                f"种子 {seed} 及其后的选手将无处参赛；请删去多余的种子",
+                f"{g.name_en or g.id}: {len(rows)} seeds for the {cap} seeded places of "
+                f"{s.name_en or s.id}: seed {seed} and after would enter nowhere",
+                sheet=sheet, cell=cell_of(r, row, "seed")))
+    return out
 
 
 class _PeopleView:

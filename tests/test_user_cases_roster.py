@@ -135,3 +135,27 @@ def test_the_default_demo_roster_passes_check(preset, tmp_path, monkeypatch):
         demo.run_demo(preset, tmp_path / "d.xlsx", console=Console(file=io.StringIO()))
     assert len(checked) == 1
     assert [f["where"] for f in checked[0].findings if f["severity"] == "error"] == []
+
+
+def test_more_roster_seeds_than_seeded_places_is_an_error(tmp_path):
+    """Found by a trial tester: a 17th 种子 (CBSA seeds 1–16 enter the main draw directly and skip
+    the qualifier) passed check; that player would have entered no stage at all."""
+    import openpyxl
+    from bianpai.addin.core_demo import _people_roster
+    from bianpai.templates.presets_io import load_preset
+    reg = load_preset("cbsa-chinese-eightball-open-2022")
+    path = tmp_path / "cs.xlsx"
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), reg)
+    rows = _people_roster(reg, 3)
+    wb = openpyxl.load_workbook(path)
+    ws = wb["报名"]
+    k = [c.value for c in ws[1]].index("种子")
+    assert sum(r[k] is not None for r in rows) == 16
+    at = next(i for i, r in enumerate(rows) if r[k] is None)
+    for i, r in enumerate(rows):
+        ws.append([17 if (i == at and j == k) else v for j, v in enumerate(r)])
+    wb.save(path)
+    f = commands.check(OpenpyxlPort(path, command="check")).findings
+    errs = [x for x in f if x["severity"] == "error"]
+    assert len(errs) == 1 and "17 名种子" in errs[0]["zh"] and "16 个种子位" in errs[0]["zh"]
+    assert errs[0]["where"] == f"报名!K{at + 2}"
