@@ -166,7 +166,8 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
     if warned:  # a scoring's checks that do not refuse (typed numbers that do not add up)
         result.summary_zh += "；请核对（警告）：" + "；".join(warned)
         result.summary_en += f"; {len(warned)} warning(s): check them"
-        result.findings = [{"severity": "warning", "where": w.split(" ")[0], "zh": w, "en": ""}
+        result.findings = [{"severity": "warning", "zh": w, "en": "",
+                            "where": w.split(" ")[0] if "!" in w.split(" ")[0] else ""}
                            for w in warned]
     from bianpai.addin.status import core_status_of
     state, nxt = core_status_of(ev, port)
@@ -225,7 +226,8 @@ def _stage_warnings(ev) -> list[str]:
             matches = ev.stage_matches(g, s)
             typed = {m.key: t for m in matches
                      if (t := ev.typed.get((g.id, s.id, *m.key))) is not None}
-            out += [f"{e.sheet}!{e.cell} {ev.gname(g)}{e.zh}" for e in check(matches, typed)]
+            out += [(f"{e.sheet}!{e.cell} " if e.sheet else "") + f"{ev.gname(g)}{e.zh}"
+                    for e in check(matches, typed)]
     return out
 
 

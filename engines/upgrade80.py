@@ -160,6 +160,23 @@ class Upgrade80Scoring(BaseModel, ScoringDefaults):
         """The rows prepared for a table of a round: one per board of its set."""
         return [{"deal": b} for b in boards_from_label(match.label)]
 
+    def stage_warnings(self, matches: list[Match], typed: dict) -> list[InputError]:
+        """Said by rank, not refused: while every typed board has been played at one table only
+        (a Mitchell's round 1: each set at one table), nothing can be compared (二3 比赛分 compares
+        a board's tables), so every 比赛分 is 0 and the places are the lots'."""
+        tables: dict[int, int] = {}
+        for t in typed.values():
+            for r in t.game_records():
+                if self._typed(r) and not is_blank(r.get("deal")):
+                    b = int(r["deal"])
+                    tables[b] = tables.get(b, 0) + 1
+        if not tables or max(tables.values()) > 1:
+            return []
+        return [InputError("各副牌目前都只在一桌打过：比赛分要与其他桌的同一副牌比较（二3），第2轮起才有比赛分，"
+                           "现在全部为 0，名次暂由抽签决定",
+                           "every board has been played at one table only: 比赛分 compares a "
+                           "board's tables, so all are 0 until round 2 (places by lot for now)")]
+
     @staticmethod
     def _typed(r: dict) -> bool:
         return any(not is_blank(r.get(k)) for k in ("points", "kitty_points", "kitty", "adjust"))

@@ -741,3 +741,20 @@ def test_the_demo_field_is_made_of_fujian_units(demo):
     head = rows(path, "报名")[0]
     units = {r[head.index("单位")] for r in rows(path, "报名")[1:] if r[head.index("单位")]}
     assert units and all(any(str(u).startswith(c) for c in REGION_CITIES["fujian"]) for u in units)
+
+
+def test_rank_after_the_first_mitchell_round_says_why_every_score_is_zero(mid_event_book,
+                                                                          tmp_path):
+    """Found by a trial user: after round 1 every 80分 pair had 0 and the order was the lots',
+    with no word why (each board set has been played at one table: nothing to compare)."""
+    from tests.shared_state import copy_of
+    path = copy_of(mid_event_book("fujian", draws=1), tmp_path)
+    res = run("rank", path)
+    assert res.exit_code == 0, res.output
+    flat = "".join(res.output.split())
+    assert "各副牌目前都只在一桌打过" in flat and "名次暂由抽签决定" in flat
+
+
+def test_no_such_word_once_boards_are_compared(event):
+    res = run("rank", event)
+    assert res.exit_code == 0 and "只在一桌打过" not in "".join(res.output.split())
