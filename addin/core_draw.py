@@ -362,10 +362,17 @@ def _movement_rows(ev: CoreEvent, new) -> tuple[list[list], tuple | None]:
             ms = plan(st)
             if ms:
                 sides = sides or tuple(getattr(type(s.format), "side_labels", ()))
+            # a pair's number here is its direction number (80分规则 一5: 南北1号对东西1号在第1桌 —
+            # NS k sits at table k, EW k starts there), when the format numbers them so
+            seat_no: list[dict] = [{}, {}]
+            numbering = getattr(s.format, "numbering", None)
+            if ms and numbering is not None:
+                for j, by_table in enumerate(numbering(st)):
+                    seat_no[j] = {e: t for t, e in by_table.items() if e is not None}
             for m in sorted(ms, key=lambda m: (str(m.pool or ""), m.table, m.round)):
                 a, b = (m.sides + (None,))[:2]
-                rows.append([ev.gname(g), ev.sname(s), m.table, m.round, a,
-                             ev.name_of(g, a) if a is not None else None, b,
+                rows.append([ev.gname(g), ev.sname(s), m.table, m.round, seat_no[0].get(a, a),
+                             ev.name_of(g, a) if a is not None else None, seat_no[1].get(b, b),
                              ev.name_of(g, b) if b is not None else None, m.label])
     return rows, sides
 

@@ -153,9 +153,14 @@ def test_mitchell_movement_in_the_sheets(demo):
     # what was drawn round by round
     mv = rows(path, "移动表")
     assert mv[0][:4] == ("组别", "阶段", "桌号", "轮次") and "南北号" in mv[0]
-    planned = {(r[3], r[2]): (r[4], r[6], r[8]) for r in mv[1:] if r[0] == P80}
-    assert planned == {(r[3], r[4]): (r[6], r[8], r[5]) for r in sched}
+    planned = {(r[3], r[2]): (r[5], r[7], r[8]) for r in mv[1:] if r[0] == P80}
+    assert planned == {(r[3], r[4]): (r[7], r[9], r[5]) for r in sched}
     assert [r[2] for r in mv[1:6]] == [1] * 5 and [r[3] for r in mv[1:6]] == [1, 2, 3, 4, 5]
+    # its numbers are the directions' (一5 按南北1号对东西1号在第1桌…): NS k at table k every
+    # round, EW k at table k in round 1 (a trial user read the pairs' entry numbers there)
+    p80 = [r for r in mv[1:] if r[0] == P80]
+    assert all(r[4] == r[2] for r in p80)
+    assert all(r[6] == r[2] for r in p80 if r[3] == 1)
 
 
 def test_80_ranking_is_matchpoints_then_countback(demo):
