@@ -73,11 +73,15 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
             per_stage.append((g, s, cut, part, pextras))
             # a single-stage style names its rankings by group alone, criteria as numbers
             plain = style_of(ev.reg).plain_data
+            # a countback sequence whole, as numbers (the sheet shows its first values only)
+            raw = pextras if len(pextras) == len(part) else [{}] * len(part)
             data[ev.gname(g) if plain else f"{ev.gname(g)} {ev.sname(s)}"] = [
                 {"pool": r[2], "rank": r[3], "number": r[4], "name": r[5], "played": r[7],
                  "won": r[8], "drawn": r[9], "lost": r[10],
-                 **{k: _json_value(v) for k, v in zip(crit_cols, r[11:-1])},
-                 "explanation": r[-1]} for r in part]
+                 **{k: [_json_value(y) for y in x[f"c_{k}"]]
+                    if isinstance(x.get(f"c_{k}"), tuple) else _json_value(v)
+                    for k, v in zip(crit_cols, r[11:-1])},
+                 "explanation": r[-1]} for r, x in zip(part, raw)]
         fs = core_final_standings(ev, g)
         if fs is not None:
             for title, part in final_sheet_rows(ev, g, fs):
