@@ -428,7 +428,9 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
             raise InputErrors([InputError(
                 f"最后参赛轮次应为 0–{drawn}（{ev.sname(current)}已编排 {drawn} 轮），实际为 {k}",
                 f"the last round played must be 0–{drawn}; got {k}", sheet=ev.sheet(K.SCHEDULE))])
-        res = None if annul is None else ("取消" if annul else "保留")
+        if annul is None:  # the regulation's default, written so the row says what applies
+            annul = ev.reg.withdrawal.results == "annul"
+        res = "取消" if annul else "保留"
         rep = _replacement(ev, g, current, int(team), k)
         from bianpai.workbooks.tables import find_sheet
         name = find_sheet(port, K.WITHDRAWALS)

@@ -92,3 +92,23 @@ def test_withdraw_names_what_is_missing(tmp_path):
     four_pairs(fresh)
     res = run("withdraw", fresh, "--group", "男子双人赛", "--team", 1)
     assert res.exit_code == 2 and "尚未抽签编排" in "".join(res.output.split())
+
+
+def test_withdraw_writes_the_results_rule_that_applies(mid_event_book, tmp_path):
+    """Found by a trial user: withdraw said “成绩全部取消” (the 规程's default) but left the 退赛
+    row's 成绩处理 blank; the row now says what applies."""
+    from tests.shared_state import copy_of
+    from tests.helpers import sheet_rows
+    from bianpai.addin.competition import load_core_event
+    path = copy_of(mid_event_book("gouji", draws=2), tmp_path)
+    ev = load_core_event(OpenpyxlPort(path))
+    g = ev.reg.groups[0]
+    n = sorted(ev.groups[g.id].teams)[0]
+    last = ev.state(g, g.stages[0], with_standings=False).rounds_drawn()
+    res = run("withdraw", path, "--group", g.name_zh, "--team", n, "--after-round", last)
+    assert res.exit_code == 0, res.output
+    rows = sheet_rows(path, "退赛")
+    head = rows[0]
+    want = "取消" if ev.reg.withdrawal.results == "annul" else "保留"
+    assert rows[-1][head.index("成绩处理")] == want
+    assert ("成绩全部取消" if want == "取消" else "已赛成绩保留") in "".join(res.output.split())
