@@ -135,7 +135,17 @@ def _id_numbers(event) -> dict[tuple[str, str], str]:
         if key in out:
             twice.add(key)
         out[key] = str(v).strip()
-    return {k: v for k, v in out.items() if k not in twice}
+    out = {k: v for k, v in out.items() if k not in twice}
+    # a derived group (最佳运动员, ranked from another group's players): by the name alone when
+    # one person bears it
+    names: dict[str, set] = {}
+    for (_g, name), v in out.items():
+        names.setdefault(name, set()).add(v)
+    for g in event.reg.groups:
+        for name, vs in names.items():
+            if len(vs) == 1:
+                out.setdefault((g.name_zh, name), next(iter(vs)))
+    return out
 
 
 def _money(v):

@@ -195,7 +195,9 @@ def test_cbsa_best_player_tie_split_and_tax():
     assert t["gross"].tolist() == money(["3333.33"] * 3)
     assert t["tax_withheld"].tolist() == money(["666.67"] * 3)
     assert t["net"].tolist() == money(["2666.66"] * 3)
-    assert t["award"].tolist() == ["并列第一名"] * 3
+    # 十七（三）: the award is 最佳运动员 (tied: all three, the money split); the place label says 并列
+    assert t["award"].tolist() == ["最佳运动员"] * 3
+    assert t["place_label"].tolist() == ["并列第一名"] * 3
     assert any("余额 0.01" in line for line in a.log)
 
 
@@ -472,3 +474,18 @@ def test_a_final_ranking_shorter_than_the_paid_places_is_said():
     full = allocate(ranking(list(range(1, 9)), group="个人混合赛"),
                     awards("cbsa-chinese-eightball-open-2022"), entries=14)
     assert not any("空缺" in x for x in full.log)
+
+
+def test_receipt_id_numbers_reach_a_derived_groups_row():
+    """Found by a trial user: the 最佳运动员 row of 领奖签收表 had no 身份证号 although the same
+    player's 名次 row had it (最佳运动员 is ranked from another group's players)."""
+    from types import SimpleNamespace
+    from bianpai.addin.awards_writer import _id_numbers
+    groups = [SimpleNamespace(id="best", name_zh="最佳运动员"), SimpleNamespace(id="open", name_zh="个人混合赛")]
+    people = pd.DataFrame({"group": ["个人混合赛", "个人混合赛", "个人混合赛"],
+                           "name": ["甲", "乙", "乙"], "id_number": ["110", "220", "330"]})
+    ev = SimpleNamespace(people=people, roster=None, reg=SimpleNamespace(groups=groups),
+                         group_of=lambda v: next((g for g in groups if g.name_zh == v), None))
+    ids = _id_numbers(ev)
+    assert ids[("个人混合赛", "甲")] == "110" and ids[("最佳运动员", "甲")] == "110"
+    assert ("最佳运动员", "乙") not in ids and ("个人混合赛", "乙") not in ids  # two people
