@@ -30,6 +30,7 @@ from bianpai.workbooks import layouts as L  # noqa: F401
 from bianpai.workbooks.roster_layouts import roster_layout
 from bianpai.addin.core_row_checks import prefilled_problems, scoring_typed_problems
 from bianpai.addin.core_views import shown_layout
+from bianpai.addin import core_withdrawn as _cw
 from bianpai.workbooks.port import WorkbookPort
 from bianpai.workbooks.settings import regulation_from_sheet
 from bianpai.workbooks.tables import SheetsMemo, find_sheet, read_table
@@ -336,7 +337,7 @@ class CoreEvent:
             typed = self.typed.get((g.id, s.id, *m.key))
             gone = [i for i, e in enumerate(m.sides) if e is not None and
                     (w := self.withdrawn_after(g, s, e)) is not None and m.round > w]
-            if gone and (typed is None or typed.empty):
+            if gone and _cw.untyped(typed, sc):  # (what the draw prefilled is no result)
                 forfeits[m.key] = sc.forfeit(m, gone[0])
                 continue
             if typed is None or typed.empty:
@@ -384,8 +385,7 @@ class CoreEvent:
             for mkey, exc in check(done, typed_of):
                 self.errors.append(self._placed(exc, typed_of.get(mkey, empty)))
         self.annulled[key] = annulled
-        from bianpai.addin.core_withdrawn import played_after_withdrawal  # noqa: PLC0415
-        self.errors += played_after_withdrawal(self, g, s, played)
+        self.errors += _cw.played_after_withdrawal(self, g, s, played)
         out = {r.match.key: r for r in done}
         self._results_cache[key] = out
         return out

@@ -3,6 +3,7 @@ e.g. the boards of a Mitchell movement), for :meth:`CoreEvent.results`."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -27,9 +28,13 @@ def stage_scope_results(ev: CoreEvent, g: Group, s: Stage) -> dict[tuple, MatchR
     # forfeit decisions (``withdrawal_decisions``: side 0, side 1, both) has an untyped match
     # of a withdrawn side decided as that side's forfeit instead (深圳 十（三）2: 弃权)
     codes = getattr(s.scoring, "withdrawal_decisions", None)
+    nobody: list[Match] = []  # every seat withdrawn (or a withdrawn entrant's bye): void
     for i, m in enumerate(matches):
         gone = [e for e in m.sides if e is not None and
                 (w := ev.withdrawn_after(g, s, e)) is not None and m.round > w]
+        if gone and all(e is None or e in gone for e in m.sides):
+            nobody.append(m)
+            continue
         if gone and codes and None not in m.sides:
             t = typed.get(m.key)
             if t is None or t.empty:
@@ -39,10 +44,16 @@ def stage_scope_results(ev: CoreEvent, g: Group, s: Stage) -> dict[tuple, MatchR
         if gone:
             matches[i] = Match(m.round, m.table, tuple(None if e in gone else e for e in m.sides),
                                m.pool, f"{m.label or ''}（{'、'.join(f'{e}号' for e in gone)}退赛）")
+    keys = {m.key for m in nobody}
     try:
-        done = s.scoring.score_stage(matches, typed)
+        done = s.scoring.score_stage([m for m in matches if m.key not in keys], typed)
     except (InputErrors, InputError) as exc:
         empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
         ev.errors += [ev._placed(e, empty) for e in getattr(exc, "errors", [exc])]
         return {}
-    return {r.match.key: r for r in done}
+    out = {r.match.key: r for r in done}
+    for m in nobody:  # nothing to play: void, no points (a match of two withdrawn entrants)
+        out[m.key] = MatchResult(m, tuple(Decimal(0) for _ in m.sides),
+                                 tuple("VOID" if e is not None else "BYE" for e in m.sides),
+                                 note_zh="退赛，本场不赛", note_en="withdrawn: not played")
+    return out

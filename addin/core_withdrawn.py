@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bianpai.engines.core import MatchResult
+from bianpai.engines.core import MatchResult, TypedMatch
 from bianpai.engines.errors import InputError
+from bianpai.engines.typed_rows import is_na
 
 if TYPE_CHECKING:  # annotations only
     from bianpai.addin.competition import CoreEvent
@@ -39,3 +40,16 @@ def played_after_withdrawal(ev: CoreEvent, g: Group, s: Stage, results: list[Mat
                 errs.append(ev._placed(exc, typed) if typed is not None else exc)
                 break
     return errs
+
+
+def untyped(typed: TypedMatch | None, scoring) -> bool:
+    """Nothing typed for a match but what the draw prefilled (台次, 先手方, 牌号: the scoring's
+    ``prefilled`` keys): a withdrawn side's such match is the opponent's forfeit win, as an
+    empty one is (a trial tester found a 象棋 team match of a withdrawn team waiting for ever)."""
+    if typed is None or typed.empty:
+        return True
+    pre = set(getattr(scoring, "prefilled", ()) or ())
+    if not pre or typed.decision is not None or any(v is not None for v in typed.totals.values()):
+        return False
+    return not any(not is_na(v) for r in typed.game_records() for k, v in r.items()
+                   if k != "game" and not str(k).startswith("_") and k not in pre)

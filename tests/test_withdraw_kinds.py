@@ -112,3 +112,45 @@ def test_withdraw_writes_the_results_rule_that_applies(mid_event_book, tmp_path)
     want = "取消" if ev.reg.withdrawal.results == "annul" else "保留"
     assert rows[-1][head.index("成绩处理")] == want
     assert ("成绩全部取消" if want == "取消" else "已赛成绩保留") in "".join(res.output.split())
+
+
+def test_withdrawn_sides_of_drawn_matches_do_not_block_the_stage(mid_event_book, tmp_path):
+    """Found by a trial tester: (a) a withdrawn 象棋 team's drawn, unplayed match waited for a
+    result for ever (the draw had prefilled 台次/先手方, read as typing); (b) two withdrawn 80分
+    pairs meeting in a drawn round left a table no one could ever score. Now (a) is the
+    opponent's forfeit win and (b) is void."""
+    from tests.shared_state import copy_of
+    from bianpai.addin.competition import load_core_event
+    path = copy_of(mid_event_book("fujian", draws=2), tmp_path)
+    ev = load_core_event(OpenpyxlPort(path))
+    xq = next(g for g in ev.reg.groups if g.name_zh == "象棋")
+    p80 = next(g for g in ev.reg.groups if g.name_zh.startswith("扑克牌升级"))
+    last = ev.state(xq, xq.stages[0], with_standings=False).rounds_drawn()
+    m = next(m for m in ev.stage_matches(xq, xq.stages[0]) if m.round == last and not m.is_bye)
+    a, b = next(x.sides for x in ev.stage_matches(p80, p80.stages[0]) if x.round == last)
+    for g, n in ((xq, m.sides[0]), (p80, a), (p80, b)):
+        res = run("withdraw", path, "--group", g.name_zh, "--team", n, "--after-round", last - 1)
+        assert res.exit_code == 0, res.output
+    ev = load_core_event(OpenpyxlPort(path))
+    r = ev.results(xq, xq.stages[0])[m.key]
+    assert r.outcome == ("FL", "FW")
+    void = [x for x in ev.results(p80, p80.stages[0]).values()
+            if x.match.round == last and set(x.match.sides) == {a, b}]
+    assert void and void[0].outcome == ("VOID", "VOID")
+    assert not [k for k in ev.missing(xq, xq.stages[0]) if k.key == m.key]
+    assert not [k for k in ev.missing(p80, p80.stages[0]) if set(k.sides) == {a, b}]
+
+
+def test_a_withdrawn_pairs_bye_in_an_odd_group_is_void(tmp_path):
+    """Found by a trial tester: 退赛 in a 3-pair Shenzhen group (a bye each round) crashed every
+    command (NaN seat)."""
+    from tests.helpers import fill, new_event, pair_row
+    wb = new_event(tmp_path / "e.xlsx")
+    fill(wb, "报名", [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 4)])
+    assert run("draw", wb, "--seed", 3).exit_code == 0
+    for team in (1, 2, 3):
+        path = tmp_path / f"w{team}.xlsx"
+        shutil.copyfile(wb, path)
+        res = run("withdraw", path, "--group", "男子双人赛", "--team", team, "--after-round", 0)
+        assert res.exit_code == 0 and "ValueError" not in res.output, res.output
+        assert run("rank", path).exit_code == 0
