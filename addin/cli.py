@@ -314,11 +314,22 @@ def demo(preset: str = typer.Argument("shenzhen-guandan-pairs-2023",
                                      help="规程预设名称（bianpai presets 列出全部）/ preset"),
          out: Path = typer.Option(Path("bianpai-demo.xlsx"), "-o", "--out",
                                   help="演示工作簿 / the demo workbook to write"),
-         seed: int = typer.Option(2023, "--seed", help="随机种子 / random seed")):
+         seed: int = typer.Option(2023, "--seed", help="随机种子 / random seed"),
+         force: bool = typer.Option(False, "--force",
+                                    help="覆盖已存在的 --out 文件（先备份）/ overwrite (backed up)")):
     """演示：用内置规程模拟整个赛事（报名、抽签、成绩、排名、奖励）/ run a preset's event end to end."""
     from bianpai.addin.demo import run_demo
 
     def go():
+        if out.suffix.lower() != ".xlsx":
+            raise BianpaiError(f"演示工作簿的文件名应以 .xlsx 结尾（现为“{out.name}”）；未写入任何内容",
+                               f"the demo workbook's name must end in .xlsx (not {out.name!r}); "
+                               f"nothing written")
+        # the default file is the demo's own (run again, it is replaced after a backup); any
+        # other existing file may be someone's event
+        if out.exists() and not force and out != Path("bianpai-demo.xlsx"):
+            raise BianpaiError(f"{out} 已存在；如要覆盖请加 --force（覆盖前会先备份）",
+                               f"{out} exists; use --force to overwrite it (it is backed up first)")
         run_demo(preset, out, seed=seed, console=console)
     _run(go)
 

@@ -377,3 +377,17 @@ def test_pairs_rank_counts_missing_results_in_tables_as_the_status_does(tmp_path
     assert res.exit_code == 0
     flat = "".join(res.output.split())
     assert "缺4桌成绩" in flat and "场成绩" not in flat and "缺2桌" in flat
+
+
+def test_demo_does_not_overwrite_another_file(tmp_path):
+    """Found by a trial tester: ``demo --out notes.txt`` turned a text file into a workbook and
+    then said nothing was written; ``demo --out live.xlsx`` replaced a live event silently."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    res = run("demo", "--out", notes)
+    assert res.exit_code == 2 and ".xlsx" in res.output and notes.read_text() == "my notes"
+    live = tmp_path / "live.xlsx"
+    live.write_bytes(b"someone's event")
+    res = run("demo", "--out", live)
+    assert res.exit_code == 2 and "--force" in res.output
+    assert live.read_bytes() == b"someone's event"
