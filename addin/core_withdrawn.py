@@ -37,7 +37,15 @@ def played_after_withdrawal(ev: CoreEvent, g: Group, s: Stage, results: list[Mat
                     f"{n} is registered as withdrawn after round {w}, yet round "
                     f"{r.match.round} table {r.match.table} has a played result for it: clear "
                     f"the result or correct the withdrawal's last round")
-                errs.append(ev._placed(exc, typed) if typed is not None else exc)
+                if typed is not None:  # at the typed result: its game rows when typed there
+                    games = [w for w in typed.where if w.split("!")[0] == ev.sheet(ev.lay.games)]
+                    if games and any(not is_na(v) for rec in typed.game_records()
+                                     for k, v in rec.items()
+                                     if k != "game" and not str(k).startswith("_")):
+                        exc.sheet, _, exc.cell = games[0].partition("!")
+                    else:
+                        exc = ev._placed(exc, typed)
+                errs.append(exc)
                 break
     return errs
 
