@@ -112,3 +112,16 @@ def test_an_unknown_tie_break_lists_the_nearest_names_only():
     text = str(exc.value)
     assert "match_points（场分）" in text and "buchholz" not in text.lower()
     assert text.count("（") <= 8
+
+
+def test_a_place_given_twice_in_a_prize_table_is_refused(tmp_path):
+    """Found by a trial tester: “1: 2000, 1: 500” was taken and paid first place 500."""
+    from bianpai.addin import commands
+    from tests.helpers import set_setting
+    wb = tmp_path / "e.xlsx"
+    commands.build_workbook(OpenpyxlPort(wb, create=True, command="new"),
+                            load_preset("otog-mind-games-2024"))
+    set_setting(wb, "awards.groups[0].prize_table.amounts", "1: 2000, 1: 500")
+    with pytest.raises(InputError) as exc:
+        regulation_from_sheet(OpenpyxlPort(wb))
+    assert exc.value.where.startswith("规程!C") and "1 写了两次" in exc.value.zh

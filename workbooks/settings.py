@@ -340,7 +340,12 @@ def _regulation_from_sheet(port: WorkbookPort, sheet: str) -> Regulation:
                 node[path[-1]] = _value(raw, old)
                 if node[path[-1]] != old:
                     changed.setdefault(row, key)
-        except _BadMapping:
+        except _BadMapping as bad:
+            if len(bad.args) > 1:
+                keys = "、".join(map(str, bad.args[1]))
+                raise InputError(f"设置项“{key}”中 {keys} 写了两次（现为“{raw}”）：每个键只能写一次",
+                                 f"setting {key!r} gives {keys} twice ({raw!r}): once each",
+                                 sheet=sheet, cell=f"C{row}") from None
             old = node[path[-1]] if isinstance(node, dict) else {}
             sample = ", ".join(f"{k}: {v}" for k, v in list((old or {}).items())[:2]) \
                 or "1: 20000, 2: 10000"

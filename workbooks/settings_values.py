@@ -3,6 +3,7 @@ from ``key: value`` pairs, lists from commas, 是/否 as booleans, numbers and d
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -11,7 +12,8 @@ __all__ = ["value_of", "BadMapping"]
 
 
 class BadMapping(ValueError):
-    """A table-valued setting (名次 → 金额 …) typed without its ``key: value`` pairs."""
+    """A table-valued setting (名次 → 金额 …) typed without its ``key: value`` pairs (args:
+    the text), or with a key given twice (args: the text, the keys)."""
 
 
 def value_of(raw: Any, old: Any) -> Any:
@@ -27,6 +29,10 @@ def value_of(raw: Any, old: Any) -> Any:
             got = None
         if not isinstance(got, dict) or any(v is None for v in got.values()):
             raise BadMapping(raw)
+        keys = [k.strip() for k in re.findall(r"(?:^|,)\s*([^,:{}]+?)\s*:", text)]
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        if twice:  # YAML keeps the last silently: 1: 2000, 1: 500 would pay 500
+            raise BadMapping(raw, twice)
         return got
     if isinstance(old, list):
         if raw is None:
