@@ -381,8 +381,12 @@ class FixtureListStage(_PoolStage):
         too_big = sorted(p for p in listed if p > n)
         if too_big:
             raise RuleError(
-                f"{_pool_name(pool)}只有 {n} 个参赛单位，对阵表中的位置 {too_big} 不存在",
-                f"{_pool_en(pool)} has {n} entrants; positions {too_big} of the list do not exist")
+                f"{_pool_name(pool)}只有 {n} 个参赛单位，对阵表中的位置 {too_big} 不存在（规程的对阵表"
+                f"按 {max(listed)} 个位置编排）：请补足报名，或在“规程”表把该阶段赛制的 kind 改为 "
+                f"round_robin（单循环）",
+                f"{_pool_en(pool)} has {n} entrants; positions {too_big} of the list do not exist "
+                f"(the list is for {max(listed)}): complete the field, or set the stage's format "
+                f"kind to round_robin on the 规程 sheet")
         idle = [k for k in range(1, n + 1) if k not in listed]
         if idle:
             raise RuleError(f"{_pool_name(pool)}的位置 {idle} 未出现在对阵表中",

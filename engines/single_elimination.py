@@ -100,18 +100,22 @@ class SingleElimination(_Bracket):
             return total
         # survivors after round r = non-empty subtrees of 2^r slots
         pos = seed_positions(size)
+        can = []  # how many each round leaves (the numbers a stop can be set to)
         for r in range(0, total + 1):
             w = 2 ** r
             alive = sum(1 for i in range(0, size, w) if any(p <= n for p in pos[i:i + w]))
             if alive == k:
                 return r
-            if alive < k:
-                break
+            if r > 0 and alive < n:
+                can.append(alive)
         where = f"{pool}：" if pool is not None else ""
+        options = "、".join(map(str, sorted(set(can), reverse=True)))
         raise RuleError(f"{where}{n} 人的标准签表不能恰好剩下 {k} 人；请在“规程”表把该阶段的"
-                        f"“剩余几人结束”（stop_when_remaining）改为这张签表能恰好剩下的人数",
+                        f"“剩余几人结束”（stop_when_remaining）改为这张签表能恰好剩下的人数"
+                        f"（{n} 人可选：{options}）",
                         f"{where}a standard bracket of {n} entrants never leaves exactly {k}; "
-                        f"change the stage's stop_when_remaining on the 规程 sheet")
+                        f"change the stage's stop_when_remaining on the 规程 sheet ({n} "
+                        f"entrants can stop at {options.replace('、', ', ')})")
 
     def _pool_nodes(self, n: int, pool: str | None = None) -> list[Node]:
         size = self._size(n)

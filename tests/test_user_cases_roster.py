@@ -159,3 +159,24 @@ def test_more_roster_seeds_than_seeded_places_is_an_error(tmp_path):
     errs = [x for x in f if x["severity"] == "error"]
     assert len(errs) == 1 and "17 名种子" in errs[0]["zh"] and "16 个种子位" in errs[0]["zh"]
     assert errs[0]["where"] == f"报名!K{at + 2}"
+
+
+def test_the_stop_that_cannot_happen_lists_the_ones_that_can():
+    """Found by a trial user: “7 人的标准签表不能恰好剩下 16 人” did not say what to type instead."""
+    from bianpai.engines.errors import RuleError
+    from bianpai.engines.single_elimination import SingleElimination
+    with pytest.raises(RuleError) as exc:
+        SingleElimination(stop_when_remaining=16)._rounds_to_play(7, 8)
+    assert "7 人可选：4、2、1" in exc.value.zh and "4, 2, 1" in exc.value.en
+
+
+def test_a_fixture_list_too_big_for_the_pool_says_what_to_change():
+    """Found by a trial user: “A组只有 3 个参赛单位，对阵表中的位置 [4, 5, 6] 不存在” offered no way
+    on; it names the list's size and the round_robin setting."""
+    from bianpai.engines.errors import RuleError
+    from bianpai.templates.presets_io import load_preset
+    reg = load_preset("qingdao-gouji-2015")
+    fmt = reg.groups[0].stages[0].format
+    with pytest.raises(RuleError) as exc:
+        fmt._schedule("A", 3)
+    assert "round_robin" in exc.value.zh and "请补足报名" in exc.value.zh
