@@ -125,3 +125,17 @@ def test_a_place_given_twice_in_a_prize_table_is_refused(tmp_path):
     with pytest.raises(InputError) as exc:
         regulation_from_sheet(OpenpyxlPort(wb))
     assert exc.value.where.startswith("规程!C") and "1 写了两次" in exc.value.zh
+
+
+def test_a_prize_table_row_takes_the_amounts_themselves(tmp_path):
+    """Found by a trial tester: the Shenzhen 规程's only prize row (a preset without a table)
+    refused “1: 2000, 2: 1000” with a library message; only “amounts: {1: 2000}” worked."""
+    from tests.helpers import set_setting
+    wb = new_event(tmp_path / "e.xlsx")
+    set_setting(wb, "awards.groups[0].prize_table", "1: 2000, 2: 1000")
+    reg = regulation_from_sheet(OpenpyxlPort(wb))
+    assert {k: int(v) for k, v in reg.awards.groups[0].prize_table.amounts.items()} == \
+        {1: 2000, 2: 1000}
+    set_setting(wb, "awards.groups[0].prize_table", "amounts: {1: 3000}")
+    reg = regulation_from_sheet(OpenpyxlPort(wb))
+    assert int(reg.awards.groups[0].prize_table.amounts[1]) == 3000

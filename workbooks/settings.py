@@ -337,6 +337,13 @@ def _regulation_from_sheet(port: WorkbookPort, sheet: str) -> Regulation:
                     continue
                 if isinstance(old, str) and (key, str(raw).strip(), old) in LEGACY_VALUES:
                     continue  # an earlier bianpai's name of what the preset names ``old``
+                if path[-1] == "prize_table" and old is None and raw is not None \
+                        and str(raw).strip() and "amounts" not in str(raw):
+                    # a preset without a prize table: its row takes the amounts themselves
+                    # (1: 2000, 2: 1000), as the amounts row of a preset with one does
+                    node[path[-1]] = {"amounts": _value(raw, {})}
+                    changed.setdefault(row, key)
+                    continue
                 node[path[-1]] = _value(raw, old)
                 if node[path[-1]] != old:
                     changed.setdefault(row, key)
