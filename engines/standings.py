@@ -48,6 +48,9 @@ class Criterion:
     places: int | None = 2  # decimal places shown (None: integer)
     #: optional formatter of a value for 说明 and sheets (overrides ``places``)
     fmt: Callable[[Decimal], str] | None = None
+    #: a sequence criterion (a tuple, compared item by item): how 说明 names item ``i``
+    step_zh: str = "第{i}高"
+    step_en: str = "{ord} best"
 
     def show(self, v) -> str:
         """``v`` as text for the sheet and the 说明 column ("—" when None)."""
@@ -347,9 +350,9 @@ def _explain(e, nxt, crits, values, path, ranks) -> tuple[str, str]:
     seq = _sequence_step(values[c.name][e], values[c.name][nxt])
     if seq is not None:  # a countback (best board, next best …): the place where they differ
         i, x, y = seq
-        zh_ab = f"第{i}高 {x} > {y}"
-        en_ab = f"{i}{'st' if i == 1 else 'nd' if i == 2 else 'rd' if i == 3 else 'th'} " \
-                f"best {x} > {y}"
+        ord_ = f"{i}{'st' if i == 1 else 'nd' if i == 2 else 'rd' if i == 3 else 'th'}"
+        zh_ab = f"{c.step_zh.format(i=i)} {x} > {y}"
+        en_ab = f"{c.step_en.format(i=i, ord=ord_)} {x} > {y}"
         if level == 0:
             return (f"{c.label_zh}多于第{n}名 ({zh_ab})", f"more {c.label_en} than #{n} ({en_ab})")
     if level == 0:

@@ -202,18 +202,24 @@ def _fouls(members, results, ctx):
 
 
 def _backwards(members, results, ctx):
-    """象棋 14.3.1 last step: compare the last round's points, then the one before, …; encoded
-    as one number Σ points_r × B^r (B larger than any round's points) so higher = better."""
+    """象棋 14.3.1 last step: compare the last round's points, then the one before, …: each
+    member's points per round from the last round back (a tuple, compared item by item; a
+    round without a game counts 0), shown "2/0/2"."""
     recs = _cached(results, ctx)
-    win = _win_points(ctx)
-    base = win * 2 + 1
+    rounds = max((g.round for e in members for g in recs.get(e, [])), default=0)
     out = {}
     for e in members:
-        v = Decimal(0)
+        per = {}
         for g in recs.get(e, []):
-            v += g.score * base ** g.round
-        out[e] = v
+            per[g.round] = per.get(g.round, Decimal(0)) + g.score
+        out[e] = tuple(per.get(r, Decimal(0)) for r in range(rounds, 0, -1))
     return out
+
+
+def _show_rounds(v) -> str:
+    if not v:
+        return "—"
+    return "/".join(f"{Decimal(x).normalize():f}" for x in v)
 
 
 def _direct(members, results, ctx):
@@ -265,7 +271,8 @@ _CN = [
               group_dependent=True, places=1),
     Criterion("fouls", "犯规", "fouls (fewer first)", _fouls, descending=False, places=None),
     Criterion("backwards_by_round", "逐轮倒序比较", "results from the last round backwards",
-              _backwards, places=None, fmt=lambda v: "—"),
+              _backwards, places=None, fmt=_show_rounds, step_zh="倒数第{i}轮",
+              step_en="round {i} from the end"),
 ]
 
 C07_NAMES = {"BH": "对手分(BH)", "BH-C1": "中间对手分(BH-C1)", "BH-C2": "BH-C2",

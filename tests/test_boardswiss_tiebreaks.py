@@ -168,6 +168,12 @@ class TestChineseCriteria:
         st = rank([2, 5], rows, ["match_points", "backwards_by_round"], ctx={"win_points": 2})
         # 2: 0,2,2  5: 2,0,2 → round 3 equal, round 2: 2 > 0
         assert st.table["entrant"].tolist() == [2, 5]
+        # shown as the rounds' points from the last back, and 说明 names the deciding round (a
+        # trial user saw an opaque encoded number, 35760, in 排名)
+        from bianpai.engines.standings import CRITERIA
+        t = st.table.set_index("entrant")
+        assert CRITERIA["backwards_by_round"].show(t.loc[2, "backwards_by_round"]) == "2/2/0"
+        assert t.loc[2, "explanation_zh"].endswith("(倒数第2轮 2 > 0)")
 
 
 def test_tiebreak_settings_model():
