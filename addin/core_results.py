@@ -434,6 +434,15 @@ def core_withdraw(port: WorkbookPort, *, group: str | None = None, team: int | N
         rep = _replacement(ev, g, current, int(team), k)
         from bianpai.workbooks.tables import find_sheet
         name = find_sheet(port, K.WITHDRAWALS)
+        if name is not None and any(key[0] == g.id and key[2] == int(team) for key in ev.withdrawals):
+            rows = port.read_values(name)
+            at = next((i for i, r in enumerate(rows[1:], start=2) if len(r) > 1
+                       and ev.group_of(r[0]) is g and str(r[1]).strip() == str(int(team))), None)
+            raise InputErrors([InputError(
+                f"{ev.gname(g)}{int(team)}号已登记退赛" + (f"（{name}!A{at}）" if at else "")
+                + "：每队只登记一次；要改轮次或成绩处理，请直接修改该行",
+                f"{int(team)} is already withdrawn; edit that row instead", sheet=name,
+                cell=f"A{at}" if at else None)])
         if name is None:
             name = K.WITHDRAWALS.name(ev.lang)
             port.write_sheet(name, [K.WITHDRAWALS.headers(ev.lang)],

@@ -155,3 +155,14 @@ def test_a_withdrawn_pairs_bye_in_an_odd_group_is_void(tmp_path):
         res = run("withdraw", path, "--group", "男子双人赛", "--team", team, "--after-round", 0)
         assert res.exit_code == 0 and "ValueError" not in res.output, res.output
         assert run("rank", path).exit_code == 0
+
+
+def test_a_second_withdraw_names_the_row_already_there(tmp_path):
+    """Found by a trial tester: a second withdraw of one team said “退赛!B3 … 登记了两次”, an
+    empty row of the file (the one it would have added); it names the existing row."""
+    path = tmp_path / "m.xlsx"
+    shutil.copyfile(CASES / "mid-shenzhen-guandan-pairs.xlsx", path)
+    assert run("withdraw", path, "--group", "男子双人赛", "--team", 1, "--after-round", 7).exit_code == 0
+    res = run("withdraw", path, "--group", "男子双人赛", "--team", 1, "--after-round", 7)
+    flat = "".join(res.output.split())
+    assert res.exit_code == 2 and "退赛!A2" in flat and "已登记退赛" in flat
