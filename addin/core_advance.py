@@ -237,6 +237,8 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
     if style.stage_standings is not None:  # the style's 排名-‹阶段› of the stages just ranked
         from bianpai.addin.core_stage_sheets import write_stage_standings  # noqa: PLC0415
         write_stage_standings(ev, [(g, src, None) for g, src in sources])
+    else:  # 排名 as rank would write it: the finished stages' final tables beside 晋级
+        _write_standings(ev)
     result = c.CommandResult("advance", "进入下一阶段：" + "；".join(done),
                              f"advanced: {len(new_rows)} qualifiers", seed=seed)
     result.status_hint = ("；".join(done) + " 已进入", "可以抽签编排新阶段第1轮")
@@ -250,3 +252,24 @@ def core_advance(port: WorkbookPort, *, seed: int | None = None):
             result.summary_zh, result.summary_en = style.advance_summary(
                 tuple(dict.fromkeys(ranked)), seed, d.facts)
     return c.finish(port, result, {"seed": seed}, ev.lang)
+
+
+def _write_standings(ev: CoreEvent) -> None:
+    """Rewrite 排名 from the results as typed (every entered stage, as ``rank`` writes it), so a
+    printed 排名 agrees with the 晋级 an advance took from the finished stages (a trial user
+    printed the round-before table beside the qualifiers). Nothing when there is no 排名 yet."""
+    from bianpai.addin.core_sheets import _source_group, _standing_rows  # noqa: PLC0415
+    from bianpai.addin.core_views import write_core_sheet  # noqa: PLC0415
+    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
+    if find_sheet(ev.port, ev.lay.standings) is None:
+        return
+    crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
+    rows, extras = [], []
+    for g in ev.reg.groups:
+        if not ev.groups[_source_group(ev, g).id].drawn:
+            continue
+        for s in g.stages:
+            if ev.entered(g, s):
+                rows += _standing_rows(ev, g, s, crit_cols, None, extras)
+    write_core_sheet(ev.port, ev.reg, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2),
+                     extra=extras if len(extras) == len(rows) else None)

@@ -578,3 +578,20 @@ def test_a_result_row_in_the_wrong_pool_is_named_at_its_pool(event):
     assert res.exit_code == 2
     flat = " ".join(res.output.split())
     assert f"成绩!C2 第1轮" in flat and f"在对阵表的{pool}组第1桌，不是Z组" in flat
+
+
+def test_advance_rewrites_the_ranking_the_qualifiers_came_from(tmp_path):
+    """Found by a trial user: after the last pool round was typed, advance took the qualifiers
+    from the final pool standings but left 排名 showing the round before: a printed 排名
+    disagreed with 晋级 until rank was pressed. advance now writes 排名 as rank would."""
+    import shutil as _sh
+    from tests.bad_workbooks import mid_event
+    base = tmp_path / "m.xlsx"
+    mid_event("gouji", base, draws=3)
+    a, b = tmp_path / "a.xlsx", tmp_path / "b.xlsx"
+    _sh.copy(base, a)
+    assert run("advance", a).exit_code == 0
+    _sh.copy(a, b)
+    assert run("rank", b).exit_code == 0
+    stage1 = [r for r in rows(a, "排名")[1:] if r[1] == "分组赛"]
+    assert stage1 and stage1 == [r for r in rows(b, "排名")[1:] if r[1] == "分组赛"]
