@@ -72,6 +72,24 @@ class GoujiEntry(ScoringDefaults):
             adj.append({"side": side, "kind": kind, "value": None})
         return g, (adj or None)
 
+    def stage_warnings(self, matches: list[Match], typed: dict) -> list[InputError]:
+        """Said by rank, not refused: a match decided by 弃权/判负 (判定) whose 逐局成绩 were typed
+        too — the decision stands (九第一条2, 十（六）（七）) and those games are not counted (a
+        team may leave during a match, so it is no error)."""
+        out = []
+        for m in matches:
+            t = typed.get(m.key)
+            if t is None or not t.decision or t.decision not in self.DECISIONS:
+                continue
+            if any(self._game_typed(None, r) for r in t._records()):
+                where = next((w for w in t.where if "逐局" in w.split("!")[0]), None)
+                sheet, _, cell = (where or "").partition("!")
+                out.append(InputError(
+                    f"第{m.round}轮第{m.table}桌已判“{t.decision}”，录入的逐局成绩不计",
+                    f"round {m.round} table {m.table} is decided ({t.decision}); its typed games "
+                    f"are not counted", sheet=sheet or None, cell=cell or None))
+        return out
+
     @staticmethod
     def _game_typed(g: pd.DataFrame, rec) -> bool:
         def has(c):

@@ -595,3 +595,21 @@ def test_advance_rewrites_the_ranking_the_qualifiers_came_from(tmp_path):
     assert run("rank", b).exit_code == 0
     stage1 = [r for r in rows(a, "排名")[1:] if r[1] == "分组赛"]
     assert stage1 and stage1 == [r for r in rows(b, "排名")[1:] if r[1] == "分组赛"]
+
+
+def test_a_decided_match_with_typed_games_is_warned(tmp_path):
+    """Found by a trial user: 判定 主队弃权 was taken while the match's 逐局成绩 were filled, with no
+    word that those games are not counted. rank says so (a warning, not a refusal: a team may
+    leave during a match)."""
+    from tests.bad_workbooks import mid_event
+    path = tmp_path / "m.xlsx"
+    mid_event("gouji", path, draws=1)
+    wb = load_workbook(path)
+    ws = wb["成绩"]
+    head = [c.value for c in ws[1]]
+    ws.cell(2, head.index("判定") + 1, "主队弃权")
+    wb.save(path)
+    res = run("rank", path)
+    assert res.exit_code == 0, res.output
+    flat = "".join(res.output.split())
+    assert "已判“主队弃权”，录入的逐局成绩不计" in flat and "逐局成绩!" in flat
