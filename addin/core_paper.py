@@ -255,8 +255,13 @@ def bulletin_blocks(ev: CoreEvent, upto_round: int | None = None) -> list[dict]:
                     out = st0.results.get(m.key)
                     names = [f"{ev.name_of(g, n)}" if n is not None else ("轮空" if zh else "bye")
                              for n in m.sides]
-                    score = ":".join(_num(x) for x in out.points) if out is not None else \
-                        ("轮空" if m.is_bye else ("未赛" if zh else "—"))
+                    if m.is_bye:  # not a score of 0:0 (a trial user read one): the bye, and
+                        # what it is worth when it is worth something
+                        got = out.points[0] if out is not None and out.points else 0
+                        score = ("轮空" if zh else "bye") + (f"（{_num(got)}）" if got else "")
+                    else:
+                        score = ":".join(_num(x) for x in out.points) if out is not None else \
+                            ("未赛" if zh else "—")
                     note = "" if out is None else (out.note_zh if zh else (out.note_en or out.note_zh))
                     if len(m.sides) == 2:
                         res.append([m.table, m.sides[0], names[0], score, m.sides[1], names[1],

@@ -537,3 +537,20 @@ def test_bulletin_scores_are_number_cells(tmp_path):
     assert texts == []
     assert any(isinstance(c.value, float) and not c.value.is_integer()
                for r in ws.iter_rows() for c in r)
+
+
+def test_a_bye_in_the_bulletin_says_bye_not_a_score(tmp_path):
+    """Found by a trial user: 成绩公告 showed a 够级 bye as 比分 “0:0”. A bye reads 轮空, with
+    what it is worth when it is worth something (深圳 十（三）1: 1.5 场分)."""
+    from tests.helpers import fill, new_event, pair_row, sheet_rows
+    from bianpai.addin.competition import load_core_event
+    from bianpai.addin.core_paper import bulletin_blocks
+    wb = new_event(tmp_path / "e.xlsx")
+    fill(wb, "报名", [pair_row("男子双人赛", f"甲{i}", f"乙{i}") for i in range(1, 4)])
+    assert run("draw", wb, "--seed", 3).exit_code == 0
+    g, rnd, table, ns, ew = sheet_rows(wb, "轮成绩")[1][:5]
+    fill(wb, "轮成绩", [[g, rnd, table, ns, ew, 55, 45, None, 2]])
+    ev = load_core_event(OpenpyxlPort(wb))
+    rows = [r for b in bulletin_blocks(ev, None) for r in b["results"]]
+    byes = [r for r in rows if "轮空" in str(r[5])]
+    assert byes and all(r[3] == "轮空（1.5）" for r in byes), byes
