@@ -258,18 +258,11 @@ def _write_standings(ev: CoreEvent) -> None:
     """Rewrite 排名 from the results as typed (every entered stage, as ``rank`` writes it), so a
     printed 排名 agrees with the 晋级 an advance took from the finished stages (a trial user
     printed the round-before table beside the qualifiers). Nothing when there is no 排名 yet."""
-    from bianpai.addin.core_sheets import _source_group, _standing_rows  # noqa: PLC0415
+    from bianpai.addin.core_places import standing_rows_now  # noqa: PLC0415
     from bianpai.addin.core_views import write_core_sheet  # noqa: PLC0415
     from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
     if find_sheet(ev.port, ev.lay.standings) is None:
         return
-    crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
-    rows, extras = [], []
-    for g in ev.reg.groups:
-        if not ev.groups[_source_group(ev, g).id].drawn:
-            continue
-        for s in g.stages:
-            if ev.entered(g, s):
-                rows += _standing_rows(ev, g, s, crit_cols, None, extras)
+    rows, extras = standing_rows_now(ev)
     write_core_sheet(ev.port, ev.reg, ev.lay.standings, rows, ev.lang, break_on=(0, 1, 2),
                      extra=extras if len(extras) == len(rows) else None)

@@ -129,14 +129,10 @@ def _has_awards(port: WorkbookPort) -> bool:
                for lay in (L.AWARDS, L.AWARD_RECEIPTS, L.CERTIFICATES))
 
 
-def _standings_grid(ev) -> list[list]:
-    """The 排名 sheet (header, then rows, as the style shows it) that ``rank`` would write from
-    the results as typed now: every entered stage's standings (the lots of typed-number groups
-    drawn with the seed ``rank`` logs by default)."""
-    from bianpai.addin.core_numbers import seed_typed_groups  # noqa: PLC0415
-    from bianpai.addin.core_results import _rank_seed  # noqa: PLC0415 - it imports this
+def standing_rows_now(ev) -> tuple[list[list], list[dict]]:
+    """(rows, extras) of 排名 for every entered stage of every drawn group, from the results as
+    typed (:func:`bianpai.addin.core_sheets._standing_rows`, in the event's standings columns)."""
     from bianpai.addin.core_sheets import _standing_rows  # noqa: PLC0415
-    seed_typed_groups(ev, _rank_seed(ev, None))
     crit_cols = [col.key[2:] for col in ev.lay.standings.columns if col.key.startswith("c_")]
     rows, extras = [], []
     for g in ev.reg.groups:
@@ -145,6 +141,17 @@ def _standings_grid(ev) -> list[list]:
         for s in g.stages:
             if ev.entered(g, s):
                 rows += _standing_rows(ev, g, s, crit_cols, None, extras)
+    return rows, extras
+
+
+def _standings_grid(ev) -> list[list]:
+    """The 排名 sheet (header, then rows, as the style shows it) that ``rank`` would write from
+    the results as typed now: every entered stage's standings (the lots of typed-number groups
+    drawn with the seed ``rank`` logs by default)."""
+    from bianpai.addin.core_numbers import seed_typed_groups  # noqa: PLC0415
+    from bianpai.addin.core_results import _rank_seed  # noqa: PLC0415 - it imports this
+    seed_typed_groups(ev, _rank_seed(ev, None))
+    rows, extras = standing_rows_now(ev)
     v = style_of(ev.reg).view(ev.reg, ev.lay.standings.key)
     if v is None:
         return [ev.lay.standings.headers(ev.lang), *rows]
