@@ -208,6 +208,12 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
         _check_competition_ranking(g, label)
 
         table = block.prize_table
+        beyond = sorted(k for k in (table.amounts if table else {}) if k > n_places) \
+            if block.places_by_entries is None and block.places is not None else []
+        if beyond:  # a fixed number of places: an amount past them is never paid (a typo?)
+            log.append(f"组别「{label}」奖金表列有第 {'、'.join(map(str, beyond))} 名，但只录取前 "
+                       f"{n_places} 名：这些金额不发 / group {label!r}: amounts for places "
+                       f"{', '.join(map(str, beyond))} beyond the {n_places} places are not paid")
         merit_cut = block.merit_split.cutoff(n_entries) if block.merit_split else None
         if block.merit_split:
             log.append(f"组别「{label}」{block.merit_split.winner_label}：前 {merit_cut} 名"

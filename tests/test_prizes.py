@@ -489,3 +489,14 @@ def test_receipt_id_numbers_reach_a_derived_groups_row():
     ids = _id_numbers(ev)
     assert ids[("个人混合赛", "甲")] == "110" and ids[("最佳运动员", "甲")] == "110"
     assert ("最佳运动员", "乙") not in ids and ("个人混合赛", "乙") not in ids  # two people
+
+
+def test_amounts_beyond_a_fixed_number_of_places_are_said():
+    """Found by a trial user: 最佳运动员 (1 place) took amounts for places 2–5 silently."""
+    a = awards("cbsa-chinese-eightball-open-2022")
+    best = a.groups[0].model_copy(update={"prize_table": PrizeTable(amounts={1: 500, 2: 300,
+                                                                            3: 100})})
+    a = a.model_copy(update={"groups": [best, *a.groups[1:]]})
+    got = allocate(ranking([1, 2, 3], group="最佳运动员"), a, entries=3)
+    line = next(x for x in got.log if "奖金表列有" in x)
+    assert "第 2、3 名" in line and "只录取前 1 名" in line
