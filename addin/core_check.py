@@ -130,6 +130,21 @@ def roster_problems(ev: CoreEvent) -> list[InputError]:
     return errs
 
 
+def _setting_cell(ev: CoreEvent, g: Group, s: Stage, text: str) -> str:
+    """"，规程!C20" for the 规程 row of the stage's format setting ``text`` names
+    (stop_when_remaining …), else ""."""
+    from bianpai.workbooks.tables import find_sheet, read_settings  # noqa: PLC0415
+    name = find_sheet(ev.port, L.SETTINGS)
+    if name is None:
+        return ""
+    gi, si = ev.reg.groups.index(g), g.stages.index(s)
+    heads = (f"groups[{gi}].stages[{si}].format.", f"groups[*].stages[{si}].format.")
+    rows = [(k.rsplit(".", 1)[-1], r) for k, (_v, r) in read_settings(ev.port, L.SETTINGS).items()
+            if k.startswith(heads)]
+    at = next((r for key, r in rows if key in text), None)
+    return f"，{name}!C{at}" if at else ""
+
+
 def _too_many_seeds(ev: CoreEvent, g: Group, r, sheet: str) -> list[InputError]:
     """More roster 种子 than the seeded places of the stage they enter directly
     (``from_roster: seeded`` capped by ``places.last``, CBSA 十二（一）: 1–16): the ones after the
@@ -303,7 +318,8 @@ def structure_problems(ev: CoreEvent) -> list[InputError]:
                 errs.append(InputError(
                     f"{ev.gname(g)}报名 {len(rows)} {word}，{ev.sname(s)}（{sum(split.values())} {word}）"
                     f"无法按规程进行："
-                    f"{text}（规程设置 {setting}）", f"{g.name_en or g.id}: {len(rows)} entries "
+                    f"{text}（规程设置 {setting}{_setting_cell(ev, g, s, text)}）",
+                    f"{g.name_en or g.id}: {len(rows)} entries "
                     f"cannot play {s.name_en or s.id} as set ({setting}): {text}",
                     sheet=sheet, cell=where))
             if problems:

@@ -51,6 +51,8 @@ def test_check_foresees_a_flight_that_cannot_stop_at_its_number(tmp_path):
     assert any("男1：12 人的标准签表不能恰好剩下 16 人" in z for z in errs)
     assert any("男3：12 人的标准签表不能恰好剩下 32 人" in z for z in errs)
     assert all("stop_when_remaining" in z and "groups[0].stages[0].format" in z for z in errs)
+    # and the 规程 row to change (a trial tester found only the setting's name)
+    assert all("规程!C" in z for z in errs if "stop_when_remaining" in z)
     # players are counted as 人, not 队 (a trial user read “报名 14 队” for individuals)
     assert all("人，" in z.split("无法按规程进行")[0] and " 队" not in z.split("无法按规程进行")[0]
                for z in errs if "无法按规程进行" in z)
