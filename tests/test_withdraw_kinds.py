@@ -140,6 +140,19 @@ def test_withdrawn_sides_of_drawn_matches_do_not_block_the_stage(mid_event_book,
     assert void and void[0].outcome == ("VOID", "VOID")
     assert not [k for k in ev.missing(xq, xq.stages[0]) if k.key == m.key]
     assert not [k for k in ev.missing(p80, p80.stages[0]) if set(k.sides) == {a, b}]
+    # a score typed at that void table contradicts the 退赛 rows: refused, at its row
+    from bianpai.workbooks.lazy_edit import load_workbook
+    void_key = void[0].match
+    wb = load_workbook(path)
+    ws = wb["逐局成绩"]
+    head = [c.value for c in ws[1]]
+    col = head.index("得分") + 1
+    r = next(r for r in range(2, ws.max_row + 1) if str(ws.cell(r, 1).value).startswith("扑克")
+             and ws.cell(r, 4).value == void_key.round and ws.cell(r, 5).value == void_key.table)
+    ws.cell(r, col, 100)
+    wb.save(path)
+    res = run("rank", path)
+    assert res.exit_code == 2 and "双方都已登记退赛" in "".join(res.output.split())
 
 
 def test_a_withdrawn_pairs_bye_in_an_odd_group_is_void(tmp_path):
