@@ -114,8 +114,13 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         ev.crosstable_width = max(sizes)
         xextras: list[dict] = []
         xrows = _crosstable(ev, xextras)
-        write_core_sheet(port, ev.reg, K.crosstable_layout(ev.crosstable_width), xrows, ev.lang,
-                         extra=xextras, break_on=(0, 1, 2))
+        from bianpai.engines.standings import CRITERIA  # noqa: PLC0415
+        mains = {s.tie_breaks.criteria[0] for g in ev.reg.groups for s in g.stages
+                 if s.tie_breaks and s.format.kind in ("round_robin", "fixture_list")}
+        main = CRITERIA.get(next(iter(mains))) if len(mains) == 1 else None
+        points = (main.label_zh, main.label_en) if main is not None else ("场分", "Match points")
+        write_core_sheet(port, ev.reg, K.crosstable_layout(ev.crosstable_width, points), xrows,
+                         ev.lang, extra=xextras, break_on=(0, 1, 2))
     write_core_sheet(port, ev.reg, K.SCHEDULE, _schedule_rows(ev, []), ev.lang, break_on=(0, 1, 3))
     write_brackets(ev)
     if style.entrant_rounds:  # e.g. 成绩汇总: one row per entrant and round

@@ -185,7 +185,9 @@ def _crosstable(ev: CoreEvent, extras: list[dict] | None = None) -> list[list]:
                     row += ["×" if o.number == e.number else sep.join(cells.get((e.number, o.number), []))
                             or None for o in order]
                     row += [None] * (ev.crosstable_width - width)
-                    mp = tab.loc[e.number, "match_points"] if "match_points" in tab.columns else None
+                    main = s.tie_breaks.criteria[0] if s.tie_breaks else "match_points"
+                    col = main if main in tab.columns else "match_points"  # 场分 or 积分
+                    mp = tab.loc[e.number, col] if col in tab.columns else None
                     row += ["、".join(f"R{n}" for n in byes.get(e.number, [])) or None,
                             _cell(mp), place_of(tab.loc[e.number, "rank"])]
                     out.append(row)

@@ -165,6 +165,9 @@ def _lots(members, results, ctx):
 
 
 register(Criterion("match_points", "场分", "match points", sum_of("match_points"), places=1))
+#: the same sum where the 规程 calls it 积分 (individual events: 象棋竞赛规则 14.3 积分, 掼蛋
+#: 四局总积分, 争上游 按积分高低决定名次): a team's 场分 is another thing to a reader
+register(Criterion("score", "积分", "score", sum_of("match_points"), places=1))
 register(Criterion("avg_score_pct", "平均得分率", "average score %", mean_of("score_pct")))
 register(Criterion("h2h_match_points", "相互间场分", "head-to-head match points",
                    head_to_head("match_points"), group_dependent=True, places=1))

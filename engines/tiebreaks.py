@@ -294,20 +294,20 @@ register(Criterion("DE", "直胜(DE)", "DE", _direct, group_dependent=True, plac
 PRESETS: dict[str, dict] = {
     "xiangqi_14_3_1": {
         "clause": "象棋竞赛规则 14.3.1",
-        "chain": ["match_points", "opp_score", "games_won", "fouls", "black_games",
+        "chain": ["score", "opp_score", "games_won", "fouls", "black_games",
                   "backwards_by_round", "lots"],
         "note": "积分 → 对手分 → 胜局 → 犯规 → 后走局数 → 逐轮倒序比较；轮空计入对手分为有得分者中最低分（14.4）"},
     "xiangqi_14_3_2": {
         "clause": "象棋竞赛规则 14.3.2",
-        "chain": ["match_points", "progressive", "games_won", "fouls", "black_games", "lots"],
+        "chain": ["score", "progressive", "games_won", "fouls", "black_games", "lots"],
         "note": "积分 → 累进分 → 胜局 → 犯规 → 后走局数（去掉首轮比较未实现，以抽签代替）"},
     "go": {
         "clause": "云比赛网/中国围棋竞赛规则惯例",
-        "chain": ["match_points", "opp_score", "progressive", "lots"],
+        "chain": ["score", "opp_score", "progressive", "lots"],
         "note": "积分 → 对手分 → 累进分；轮空不计对手分（bye_opp_score=zero）"},
     "chess_fide": {
         "clause": "FIDE C.07 (2024) §4 individual Swiss recommendation",
-        "chain": ["match_points", "BH-C1", "BH", "SB", "DE", "WIN", "BPG", "lots"],
+        "chain": ["score", "BH-C1", "BH", "SB", "DE", "WIN", "BPG", "lots"],
         "note": "FIDE codes with the Art. 16 unplayed-round rules; edition in ctx"},
 }
 

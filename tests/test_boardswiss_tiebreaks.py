@@ -155,11 +155,12 @@ class TestChineseCriteria:
 
     def test_presets_are_registered_chains(self):
         for name, p in PRESETS.items():
-            assert p["chain"][0] == "match_points"
+            # an individual chain's main score is 积分 (象棋竞赛规则 14.3), the same sum as 场分
+            assert p["chain"][0] == "score"
             assert all(c in CRITERIA for c in p["chain"]), name
         # 象棋竞赛规则 14.3.1
         assert PRESETS["xiangqi_14_3_1"]["chain"][:6] == [
-            "match_points", "opp_score", "games_won", "fouls", "black_games",
+            "score", "opp_score", "games_won", "fouls", "black_games",
             "backwards_by_round"]
 
     def test_backwards_by_round(self):
@@ -179,7 +180,7 @@ class TestChineseCriteria:
 def test_tiebreak_settings_model():
     from bianpai.engines.tiebreaks import TieBreakSettings
     s = TieBreakSettings(preset="go", bye_opp_score="zero")
-    assert s.resolved_chain() == ["match_points", "opp_score", "progressive", "lots"]
+    assert s.resolved_chain() == ["score", "opp_score", "progressive", "lots"]
     rows = _event()
     st = rank(range(1, 6), rows, s.resolved_chain(), seed=1, ctx=s.ctx())
     assert st.table.set_index("entrant").loc[2, "opp_score"] == 7  # the bye adds 0

@@ -121,7 +121,7 @@ def test_board_scores_and_tie_breaks_in_the_sheets(demo):
         assert name in header
     chess = [r for r in st[1:] if r[0] == "国际象棋成年组"]
     assert [r[3] for r in chess] == sorted(r[3] for r in chess)
-    total = sum(Decimal(str(r[header.index("场分")])) for r in chess)
+    total = sum(Decimal(str(r[header.index("积分")])) for r in chess)
     assert total == 10 * default_rounds(10) / 2  # one point per game, 5 games a round
 
 
@@ -378,3 +378,12 @@ def test_rank_warns_of_bad_typed_placings_that_awards_will_refuse(demo, tmp_path
     assert "名次录入!B2" in flat and "名次录入!C3" in flat and "奖励分配前请改正" in flat
     res = run("awards", path)
     assert res.exit_code == 2 and "名次录入!B2" in "".join(res.output.split())
+
+
+def test_individual_events_rank_by_积分_not_场分(demo):
+    """Found by a trial user: 象棋/围棋/掼蛋/争上游 points were headed 场分 (a team match's word);
+    the otog 规程 and 象棋竞赛规则 14.3 call them 积分 — in 排名 and in 交叉表."""
+    path, _ = demo
+    head = rows(path, "排名")[0]
+    assert "积分" in head and "场分" not in head
+    assert rows(path, "交叉表")[0][-2] == "积分"

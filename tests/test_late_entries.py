@@ -111,7 +111,7 @@ def test_a_late_entry_joins_at_the_next_round(tmp_path, late_entry="half_per_rou
                 pts = [int(x) for x in str(r[10]).split(":")]
                 got += pts[0] if r[6] == 8 else pts[1]
     # the round missed (迟报, round 1) adds ``late_entry``'s credit: 0, or a draw (1 in 2/1/0)
-    assert me[head.index("场分")] == got + credit
+    assert me[head.index("积分")] == got + credit
 
 
 def test_a_late_entry_into_a_knockout_is_refused_by_its_cell(tmp_path):

@@ -185,17 +185,20 @@ def standings_layout(criteria: list[tuple[str, str, str]]) -> SheetLayout:
         C("explanation", "说明", "Explanation", width=40)])
 
 
-def crosstable_layout(width: int) -> SheetLayout:
+def crosstable_layout(width: int, points: tuple[str, str] = ("场分", "Match points")
+                      ) -> SheetLayout:
     """交叉表 of round-robin-like stages: one row per entrant of a pool, one column per pool
     position 1…``width`` (the row entrant's 场分 : the opponent's, with the match's 局分/得分
-    difference), then 轮空 (rounds with a bye), 场分 and 名次."""
+    difference), then 轮空 (rounds with a bye), the main score (``points``: 场分, or 积分 where
+    the 规程 says so) and 名次."""
     return SheetLayout(key="crosstable", zh="交叉表", en="Crosstable", landscape=True, columns=[
         C("group", "组别", "Group", width=12), C("stage", "阶段", "Stage", width=12),
         C("pool", "小组", "Pool", width=5), C("position", "序号", "Pos", "int", width=5),
         C("number", "队号", "Team No", "int", width=6), C("name", "队名", "Team", width=14),
         *[C(f"v{i}", str(i), str(i), width=9) for i in range(1, width + 1)],
         C("byes", "轮空", "Byes", width=8),
-        C("match_points", "场分", "Match points", width=6), C("rank", "名次", "Rank", "int", width=5)])
+        C("match_points", points[0], points[1], width=6),
+        C("rank", "名次", "Rank", "int", width=5)])
 
 
 #: the score column's header of 签表/签表图: 局数 when every bracket stage is a frame race (中式
