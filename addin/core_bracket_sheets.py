@@ -6,14 +6,13 @@ bracket drawn in cells, rebuilt by each draw (and by rank, advance) from the bra
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 import pandas as pd
 
 from bianpai.addin.competition import CoreEvent
 from bianpai.engines.typed_rows import is_na
 from bianpai.templates.schema import Group
 from bianpai.workbooks.tables import find_sheet, row_dicts
+from bianpai.workbooks.tables import number_cell as _score_cell
 
 
 def bracket_stages(ev: CoreEvent):
@@ -156,16 +155,3 @@ def _grid_text(ev: CoreEvent, g: Group, rec: dict) -> tuple[str, str | None]:
     name = f"{int(e)} {ev.name_of(g, int(e))}" if known else rec["text"]
     return (("✓ " if rec["won"] else "") + name, _score_cell(rec["score"]))
 
-
-def _score_cell(text):
-    """A bracket score as its cell holds it: a number (7, 0, 12.5) when it is one, so 局数 can
-    be summed and sorted; other text (a walkover mark) as it is; empty → None."""
-    if text is None or text == "":
-        return None
-    try:
-        d = Decimal(str(text))
-    except (ArithmeticError, ValueError):
-        return text
-    if not d.is_finite():
-        return text
-    return int(d) if d == d.to_integral_value() else d

@@ -19,7 +19,7 @@ from bianpai.engines.core import Match, StageState
 from bianpai.engines.standings import CRITERIA
 from bianpai.templates.schema import Group, Stage
 from bianpai.workbooks import paper as P
-from bianpai.workbooks.tables import find_sheet
+from bianpai.workbooks.tables import find_sheet, number_cell
 
 KNOCKOUT_KINDS = ("single_elimination", "double_elimination")
 GAME_ROWS = 6  # blank game rows on a slip when the scoring does not fix the number of games
@@ -204,16 +204,9 @@ def rank_by_round(ev: CoreEvent, g: Group, s: Stage) -> dict:
 
 
 def _whole(text: str):
-    """A criterion's shown value as a number for the sheet: an int when whole (4.0 → 4), else
-    the shown decimal (5.5, 62.50 as 62.5: a number cell, not text); other text as it is."""
-    from decimal import Decimal, InvalidOperation
-    try:
-        d = Decimal(str(text))
-    except (TypeError, ValueError, InvalidOperation):
-        return text
-    if not d.is_finite():
-        return text
-    return int(d) if d == d.to_integral_value() else d
+    """A criterion's shown value as a number for the sheet (4.0 → 4, 5.5 a number cell, not
+    text); other text as it is."""
+    return number_cell(text) if text not in (None, "") else text
 
 
 def _bulletin_round(st: StageState, pool, upto: int | None) -> int | None:

@@ -116,7 +116,7 @@ def core_rank(port: WorkbookPort, *, seed: int | None = None, upto_round: int | 
         xrows = _crosstable(ev, xextras)
         from bianpai.engines.standings import CRITERIA  # noqa: PLC0415
         mains = {s.tie_breaks.criteria[0] for g in ev.reg.groups for s in g.stages
-                 if s.tie_breaks and s.format.kind in ("round_robin", "fixture_list")}
+                 if s.tie_breaks and s.format.kind in CROSSTABLE_FORMATS}
         main = CRITERIA.get(next(iter(mains))) if len(mains) == 1 else None
         points = (main.label_zh, main.label_en) if main is not None else ("场分", "Match points")
         write_core_sheet(port, ev.reg, K.crosstable_layout(ev.crosstable_width, points), xrows,

@@ -27,6 +27,7 @@ def stage_scope_results(ev: CoreEvent, g: Group, s: Stage) -> dict[tuple, MatchR
     # others there by its own rule for a withdrawal, e.g. as a sit-out); a scoring naming its
     # forfeit decisions (``withdrawal_decisions``: side 0, side 1, both) has an untyped match
     # of a withdrawn side decided as that side's forfeit instead (深圳 十（三）2: 弃权)
+    from bianpai.addin.core_withdrawn import at_typed, untyped  # noqa: PLC0415
     codes = getattr(s.scoring, "withdrawal_decisions", None)
     nobody: list[Match] = []  # every seat withdrawn (or a withdrawn entrant's bye): void
     for i, m in enumerate(matches):
@@ -37,7 +38,7 @@ def stage_scope_results(ev: CoreEvent, g: Group, s: Stage) -> dict[tuple, MatchR
             continue
         if gone and codes and None not in m.sides:
             t = typed.get(m.key)
-            if t is None or t.empty:
+            if untyped(t, s.scoring):
                 k = 2 if len(gone) > 1 else m.sides.index(gone[0])
                 typed[m.key] = TypedMatch(games=pd.DataFrame(columns=["game"]), decision=codes[k])
             continue
@@ -51,18 +52,14 @@ def stage_scope_results(ev: CoreEvent, g: Group, s: Stage) -> dict[tuple, MatchR
         empty = TypedMatch(games=pd.DataFrame(columns=["game"]))
         ev.errors += [ev._placed(e, empty) for e in getattr(exc, "errors", [exc])]
         return {}
-    from bianpai.addin.core_withdrawn import untyped  # noqa: PLC0415
     for m in nobody:  # results typed for a match no one plays contradict the 退赛 rows
         t = typed.get(m.key)
         if not untyped(t, s.scoring):
-            where = next((w for w in t.where if w.split("!")[0] == ev.sheet(ev.lay.games)),
-                         t.where[0] if t.where else "")
-            exc = InputError(f"第{m.round}轮第{m.table}桌双方都已登记退赛（“退赛”表），本桌不赛，"
-                             f"却录有成绩：请清除，或更正退赛的最后参赛轮次",
-                             f"round {m.round} table {m.table}: both sides are withdrawn, yet "
-                             f"results are typed: clear them or correct the withdrawals")
-            exc.sheet, _, exc.cell = where.partition("!")
-            ev.errors.append(exc)
+            ev.errors.append(at_typed(ev, InputError(
+                f"第{m.round}轮第{m.table}桌双方都已登记退赛（“退赛”表），本桌不赛，却录有成绩：请清除，"
+                f"或更正退赛的最后参赛轮次",
+                f"round {m.round} table {m.table}: both sides are withdrawn, yet results are "
+                f"typed: clear them or correct the withdrawals"), t))
     out = {r.match.key: r for r in done}
     for m in nobody:  # nothing to play: void, no points (a match of two withdrawn entrants)
         out[m.key] = MatchResult(m, tuple(Decimal(0) for _ in m.sides),

@@ -37,14 +37,8 @@ def played_after_withdrawal(ev: CoreEvent, g: Group, s: Stage, results: list[Mat
                     f"{n} is registered as withdrawn after round {w}, yet round "
                     f"{r.match.round} table {r.match.table} has a played result for it: clear "
                     f"the result or correct the withdrawal's last round")
-                if typed is not None:  # at the typed result: its game rows when typed there
-                    games = [w for w in typed.where if w.split("!")[0] == ev.sheet(ev.lay.games)]
-                    if games and any(not is_na(v) for rec in typed.game_records()
-                                     for k, v in rec.items()
-                                     if k != "game" and not str(k).startswith("_")):
-                        exc.sheet, _, exc.cell = games[0].partition("!")
-                    else:
-                        exc = ev._placed(exc, typed)
+                if typed is not None:
+                    exc = at_typed(ev, exc, typed)
                 errs.append(exc)
                 break
     return errs
@@ -61,3 +55,14 @@ def untyped(typed: TypedMatch | None, scoring) -> bool:
         return False
     return not any(not is_na(v) for r in typed.game_records() for k, v in r.items()
                    if k != "game" and not str(k).startswith("_") and k not in pre)
+
+
+def at_typed(ev: CoreEvent, exc: InputError, typed: TypedMatch) -> InputError:
+    """``exc`` placed at the typed result: its 逐局成绩 rows when games were typed there, else the
+    match row's first typed cell."""
+    games = [x for x in typed.where if x.split("!")[0] == ev.sheet(ev.lay.games)]
+    if games and any(not is_na(v) for rec in typed.game_records() for k, v in rec.items()
+                     if k != "game" and not str(k).startswith("_")):
+        exc.sheet, _, exc.cell = games[0].partition("!")
+        return exc
+    return ev._placed(exc, typed)

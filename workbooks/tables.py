@@ -76,6 +76,20 @@ class SheetsMemo:
             self._deps[0][self.name] = (self._deps, value)
 
 
+def number_cell(text):
+    """A shown value as a generated cell holds it: a number (7, 0, 5.5) when the text is one,
+    an int when whole, so the sheet can sum and sort it; other text as it is; empty → None."""
+    if text is None or text == "":
+        return None
+    try:
+        d = Decimal(str(text))
+    except (ArithmeticError, ValueError, TypeError):
+        return text
+    if not d.is_finite():
+        return text
+    return int(d) if d == d.to_integral_value() else d
+
+
 def find_sheet(port: WorkbookPort, layout: SheetLayout) -> str | None:
     """The sheet name the workbook uses for ``layout`` (Chinese or English), or None."""
     names = port.sheet_names()
