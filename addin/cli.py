@@ -14,6 +14,13 @@ Every writing command saves atomically and keeps the previous file in
 
 from __future__ import annotations
 
+import os
+
+# numpy's OpenBLAS starts a busy-waiting thread per core as numpy loads (0.05 s of CPU per
+# command on this project's 2-core machines, half of numpy's import) for matrix code no command
+# runs: one thread, unless the user set it. Before anything imports numpy (pandas, openpyxl).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import json
 import sys
 from pathlib import Path

@@ -162,13 +162,18 @@ def compile_package() -> None:
     s). Floor and command then stand on the same footing as on a user's machine."""
     import compileall
     import importlib
+    import os
     import sysconfig
+    environ = dict(os.environ)  # importing bianpai.addin.cli sets OPENBLAS_NUM_THREADS, which
+    # the floors (run as a user's own script would be) must not inherit
     for pkg in ("addin", "engines", "workbooks", "templates"):
         for d in importlib.import_module(f"bianpai.{pkg}").__path__:
             compileall.compile_dir(d, quiet=1)
     for mod in ("bianpai.addin.cli", "bianpai.addin.competition", "bianpai.addin.commands",
                 "bianpai.workbooks.bracket_picture", "openpyxl", "pandas"):
         importlib.import_module(mod)
+    os.environ.clear()
+    os.environ.update(environ)
     site = Path(sysconfig.get_paths()["purelib"]).resolve()
     tops = {name.split(".")[0] for name, m in list(sys.modules.items())
             if getattr(m, "__file__", None) and site in Path(m.__file__).resolve().parents}

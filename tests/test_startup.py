@@ -80,3 +80,17 @@ def test_rank_finds_team_criteria_without_importing_their_engine_first():
         print("vp" in CRITERIA)
     """)
     assert out == "True"
+
+
+
+def test_cli_runs_numpy_blas_on_one_thread_unless_the_user_set_it():
+    # OpenBLAS's per-core threads spin while numpy loads (half of numpy's import CPU here)
+    import os
+    code = "import os, bianpai.addin.cli; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for given, expected in ((None, "1"), ("3", "3")):
+        extra = {} if given is None else {"OPENBLAS_NUM_THREADS": given}
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=60, env={**env, **extra})
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.strip() == expected
