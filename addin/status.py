@@ -121,7 +121,8 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
                     note=words.partial_note.format(k=partial) if partial else ""))
                 nexts.append(None)
             elif miss:
-                st, nx = _worded(words.missing, group=ev.gname(g), stage=ev.sname(s), n=len(miss))
+                st, nx = _worded(words.missing, group=ev.gname(g), stage=ev.sname(s), n=len(miss),
+                                 where=_missing_where(miss))
                 states.append(st)
                 nexts.append(nx)
             else:
@@ -142,6 +143,14 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
     # a style without 总排名 (a single-stage workbook) ranks finally in its 排名
     final = K.FINAL if style_of(ev.reg).final_sheet else ev.lay.standings
     return _finished(port, ev.reg.awards is not None, (final,))
+
+
+def _missing_where(miss, shown: int = 3) -> str:
+    """The first matches lacking results by the 轮次 and 桌号 that 对阵 and 成绩 show them
+    under: “（第1轮第2桌、A组第2轮第1桌等）”."""
+    names = [f"{m.pool}组" * bool(m.pool) + f"第{m.round}轮第{m.table}桌"
+             for m in sorted(miss, key=lambda m: (m.round, m.pool or "", m.table))[:shown]]
+    return "（" + "、".join(names) + ("等" if len(miss) > shown else "") + "）"
 
 
 def _last_round(ev, g, s, rnd: int) -> bool:

@@ -310,10 +310,12 @@ class Upgrade80Scoring(BaseModel, ScoringDefaults):
                     e.column = "points" if "得分" in e.zh or "底牌" in e.zh or "抠底" in e.zh \
                         or "罚分" in e.zh else "deal"
                     e.zh = re.sub(r"^成绩第\d+行：", "", e.zh)
+                    e.en = re.sub(r"^board_rows row \d+: ", "", e.en)
                 else:
                     _place(e, adj_where.get(e.row))
                     e.row = None
                     e.zh = re.sub(r"^罚则第\d+行：", "罚分：", e.zh)
+                    e.en = re.sub(r"^adjustments row \S+: ", "penalty: ", e.en)
             raise
 
     def simulate(self, rng: random.Random, strengths: tuple[float, ...], games: int

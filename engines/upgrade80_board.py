@@ -95,6 +95,8 @@ class KittyMultipliers(BaseModel):
                 "tractor": self.tractor}[code]
 
 def _int(v, what_zh: str, what_en: str) -> int:
+    if is_blank(v):
+        raise InputError(f"{what_zh}未填（应为整数）", f"{what_en} is empty (an integer is expected)")
     try:
         d = to_decimal(v)
     except ValueError:

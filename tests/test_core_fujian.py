@@ -257,6 +257,28 @@ def test_80_points_not_a_multiple_of_5_are_named_and_nothing_written(event):
     assert digest(event) == before
 
 
+def test_80_board_row_errors_say_the_cell_and_the_english_names_no_internal_table(event):
+    """A trial user: an emptied 牌号 read 「nan」, and the English said "board_rows row 5"."""
+    row = _p80_row(event)
+    type_cells(event, "逐局成绩", {(row, POINTS - 1): None, (row + 1, POINTS): 7})
+    before = digest(event)
+    res = run("rank", event)
+    flat = " ".join(res.output.split())
+    assert res.exit_code == 2 and digest(event) == before
+    assert f"逐局成绩!G{row} 牌号未填（应为整数）" in flat and "nan" not in flat
+    assert f"逐局成绩!H{row + 1} 得分 7 无效" in flat and "board_rows" not in flat
+    assert "board is empty (an integer is expected)" in flat
+
+
+def test_80_status_names_the_first_tables_without_results(event):
+    row = _p80_row(event, rnd=2, table=3)
+    type_cells(event, "逐局成绩", {(row, POINTS): None})
+    res = run("rank", event)
+    assert res.exit_code == 0, res.output
+    flat = "".join(res.output.split())
+    assert "米切尔赛缺1场成绩（第2轮第3桌）" in flat
+
+
 def _penalise(path: Path, reason: str, points=0.5, rnd=1, table=1) -> int:
     sched = [r for r in rows(path, "对阵")[1:] if r[0] == P80 and r[3] == rnd and r[4] == table][0]
     wb = load_workbook(path)

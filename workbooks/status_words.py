@@ -24,7 +24,8 @@ class StatusWords:
     nothing is drawn, the status runs the draw's roster check (eligibility, field size) and
     reports its errors and warnings (``roster_warnings``); ``undrawn``: per group not drawn;
     ``undrawn_event``: instead, one sentence when no group is drawn (``n`` roster rows);
-    ``missing``: a stage lacking results (``n`` matches); ``missing_round``: instead, the first
+    ``missing``: a stage lacking results (``n`` matches; ``where``: the first ones, 第1轮第2场…);
+    ``missing_round``: instead, the first
     round lacking results (``n`` tables), with the next step after a complete round and the one
     before any; ``group_when_several``: ``group`` is filled only when several groups are drawn;
     ``partial_note``: ``note`` when ``k`` tables of that round are partly typed (the next steps
@@ -44,7 +45,7 @@ class StatusWords:
     roster_warnings: tuple[str, str] | None = None
     undrawn: tuple[str, str] = ("{group}尚未抽签", "可以抽签编排")
     undrawn_event: tuple[str, str] | None = None
-    missing: tuple[str, str] = ("{group}{stage}缺 {n} 场成绩", "录入成绩后点“抽签编排”编排下一轮")
+    missing: tuple[str, str] = ("{group}{stage}缺 {n} 场成绩{where}", "录入成绩后点“抽签编排”编排下一轮")
     #: what one match is called when results are counted (rank's “缺 n 桌成绩”, as the status)
     match_word: str = "场"
     missing_round: tuple[str, str, str] | None = None
