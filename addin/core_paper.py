@@ -226,7 +226,7 @@ def bulletin_blocks(ev: CoreEvent, upto_round: int | None = None) -> list[dict]:
     """The blocks of 成绩公告 (see :func:`bianpai.workbooks.paper.bulletin`): per drawn group,
     entered stage and pool, the last complete round (or ``upto_round``) — its results and the
     standings after it (knockout stages: results only)."""
-    from bianpai.addin.core_draw import _num
+    from bianpai.addin.core_schedule_rows import _num, score_text
     zh = ev.lang == "zh"
     blocks = []
     for g in ev.reg.groups:
@@ -253,8 +253,7 @@ def bulletin_blocks(ev: CoreEvent, upto_round: int | None = None) -> list[dict]:
                         got = out.points[0] if out is not None and out.points else 0
                         score = ("轮空" if zh else "bye") + (f"（{_num(got)}）" if got else "")
                     else:
-                        score = ":".join(_num(x) for x in out.points) if out is not None else \
-                            ("未赛" if zh else "—")
+                        score = score_text(out) if out is not None else ("未赛" if zh else "—")
                     note = "" if out is None else (out.note_zh if zh else (out.note_en or out.note_zh))
                     if len(m.sides) == 2:
                         res.append([m.table, m.sides[0], names[0], score, m.sides[1], names[1],

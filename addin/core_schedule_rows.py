@@ -19,17 +19,34 @@ def _result_text(ev: CoreEvent, g: Group, s: Stage, m: Match) -> tuple[str, str]
     res = ev.results(g, s).get(m.key)
     if res is None:
         return "", ""
-    # a frame race shows its frames (7:4; its match points 1:0 say nothing the winner does not)
-    frames = res.values.get("frames_won")
-    shown = frames if isinstance(frames, tuple) and len(frames) == 2 and None not in frames \
-        else res.points
-    pts = ":".join(_num(p) for p in shown)
-    note = res.note_zh if ev.lang == "zh" else (res.note_en or res.note_zh)
+    pts = score_text(res)
+    zh = ev.lang == "zh"
+    parts = [game_points_text(res, ev.lang), res.note_zh if zh else (res.note_en or res.note_zh)]
     w = res.winner
     if w is not None and len(m.entrants) == 2:
-        note = (f"{w}号胜" + (f"；{note}" if note else "")) if ev.lang == "zh" else \
-            (f"{w} won" + (f"; {note}" if note else ""))
-    return pts, note
+        parts.insert(0, f"{w}号胜" if zh else f"{w} won")
+    return pts, ("；" if zh else "; ").join(x for x in parts if x)
+
+
+def score_text(res) -> str:
+    """The score of the typed match ``res`` as 对阵 and 成绩公告 show it, ``"2:0"``: its match
+    points (VP, 场分 …), but a frame race's frames (中式台球 7:4; its match points 1:0 say nothing
+    the winner does not); whole numbers without decimals."""
+    frames = res.values.get("frames_won")
+    shown = frames if isinstance(frames, tuple) and len(frames) == len(res.points) \
+        and None not in frames else res.points
+    return ":".join(_num(p) for p in shown)
+
+
+def game_points_text(res, lang: str = "zh") -> str:
+    """``"局分 24:-24"`` for a match scored on 局分 (够级 九第一条2 "累计局得分多者获胜", a team
+    board match of 象棋/围棋 五（二）), so 对阵 says by how much it was won; ``""`` for any
+    other scoring, a match without 局分 (a forfeit, a bye) and one whose score is its 局分."""
+    vals = res.values.get("game_points")
+    if not isinstance(vals, tuple) or len(vals) != len(res.points) or None in vals \
+            or not any(vals) or tuple(vals) == tuple(res.points):
+        return ""
+    return ("局分 " if lang == "zh" else "game points ") + ":".join(_num(v) for v in vals)
 
 
 def _num(v) -> str:

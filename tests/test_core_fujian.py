@@ -9,6 +9,7 @@ narrow tests work on copies of that workbook or on a freshly checked roster.
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -203,11 +204,18 @@ def test_go_round_one_adjacent_and_the_team_chain(demo):
 
 def test_team_match_scores_add_up_in_the_sheets(demo):
     """围棋 五（一）每局棋结果，胜方2分，负方0分，和棋双方各记1分; 五（二）局分高者为胜，场分记2分…相等者为平，
-    场分各记1分: every xiangqi/go result in 对阵 is 2:0, 0:2 or 1:1."""
+    场分各记1分: every xiangqi/go result in 对阵 is 2:0, 0:2 or 1:1, and its 说明 says the 局分
+    over the 4 boards (a + b = 8) the winner won by."""
     path, _ = demo
+    seen = 0
     for r in rows(path, "对阵")[1:]:
-        if r[0] in ("象棋", "围棋") and r[8] is not None:
+        if r[0] in ("象棋", "围棋") and r[8] is not None and r[10]:
             assert r[10] in ("2:0", "0:2", "1:1")
+            games = re.search(r"局分 (\d+):(\d+)", r[11] or "")
+            a, b = int(games.group(1)), int(games.group(2))
+            assert a + b == 8 and (a > b) == (r[10] == "2:0") and (a == b) == (r[10] == "1:1"), r
+            seen += 1
+    assert seen > 20
 
 
 # ------------------------------------------------------------------------------ narrow: scoring

@@ -9,6 +9,7 @@ workbook it leaves; the narrow tests start from one drawn workbook of the city g
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -113,13 +114,21 @@ def test_standings_explain_every_rank(demo):
 
 
 def test_gouji_scores_add_up_in_the_sheets(demo):
-    """九第一条2: each match's 局分 are zero-sum and the winner has 2, a draw 1 each."""
+    """九第一条2: each match's 局分 are zero-sum and the winner has 2, a draw 1 each; 对阵's 说明
+    says the 局分 (累计局得分多者获胜), the winner's the higher."""
     path, _ = demo
+    shown = 0
     for r in rows(path, "对阵")[1:]:
         if r[8] is None or not r[10]:
             continue
         a, b = (int(x) for x in str(r[10]).split(":"))
         assert (a, b) in ((2, 0), (0, 2), (1, 1))
+        games = re.search(r"局分 (-?\d+):(-?\d+)", r[11] or "")
+        if games:
+            ga, gb = int(games.group(1)), int(games.group(2))
+            assert ga + gb == 0 and (ga > gb) == (a > b) and (ga == gb) == (a == b), r
+            shown += 1
+    assert shown > 10
 
 
 def test_the_knockout_bracket_shows_the_game_points_that_decided_each_match(demo):
