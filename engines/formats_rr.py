@@ -323,7 +323,9 @@ class FixtureListStage(_PoolStage):
     Validation (``RuleError``, Chinese and English): unreadable fixture, a position playing itself,
     a pair listed twice (either order), a position beyond the pool's size, a pool entrant listed
     in no fixture, a position twice in an explicit round, explicit rounds not matching the list.
-    Idle entrants of a round get no bye match (the list has none); a withdrawn entrant's later
+    In Berger rounds an odd pool's idle entrant has a bye match each round, as in a round robin
+    (scored by the scoring's ``bye``); packed otherwise, idle entrants get none (the list has
+    none, and a round may leave several idle); a withdrawn entrant's later
     fixtures stay and are scored as forfeits (see the module text).
     """
 
@@ -400,8 +402,9 @@ class FixtureListStage(_PoolStage):
                                 f"{_pool_en(pool)}: the list is not a full round robin; "
                                 f"Berger rounds impossible")
             listed = {frozenset(p): p for p in pairs}
+            # an odd pool's Berger bye sits out as in a round robin (轮空 on 对阵, 桌卡 …)
             return [[listed[frozenset((a, b))] for a, b in rnd if b is not None]
-                    for rnd in berger_rounds(n)]
+                    + [(a, b) for a, b in rnd if b is None] for rnd in berger_rounds(n)]
         return [list(r) for r in pack_rounds(pairs)]
 
     def _explicit(self, pool, pairs) -> list[PosRound]:
