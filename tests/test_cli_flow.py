@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bianpai.addin.cli import app
-from tests.helpers import awards_wait_for_rank, fill, four_pairs, new_event, sheet_rows
+from tests.helpers import awards_wait_for_rank, digest, fill, four_pairs, new_event, sheet_rows
 from bianpai.workbooks.lazy_edit import load_workbook
 
 runner = CliRunner()
@@ -237,6 +237,27 @@ def test_undo_further_back_refuses_to_drop_typing_done_after_that_command(tmp_pa
     run("draw", wb2, "--seed", 5)
     assert run("rank", wb2).exit_code == 0
     assert run("undo", wb2).exit_code == 0 and run("undo", wb2).exit_code == 0
+
+
+def test_undo_after_a_save_that_changed_nothing(tmp_path):
+    """A trial user opened the workbook after rank, pressed Ctrl+S and closed it: undo refused
+    ("changed after the last command") though nothing was typed — the file's bytes had changed.
+    What typing changes is compared: the values of every sheet."""
+    import openpyxl
+    wb = new_event(tmp_path / "e.xlsx")
+    four_pairs(wb)
+    run("draw", wb, "--seed", 5)
+    before = digest(wb)
+    openpyxl.load_workbook(wb).save(wb)  # a save as a spreadsheet program does: new bytes
+    assert digest(wb) != before
+    res = run("undo", wb)
+    assert res.exit_code == 0, res.output
+    # a value typed after a save still counts
+    run("draw", wb, "--seed", 5)
+    rows = sheet_rows(wb, "成绩")
+    fill(wb, "成绩", [list(rows[1][:6]) + [2, None]])
+    res = run("undo", wb)
+    assert res.exit_code == 2 and "--force" in res.output
 
 
 def test_two_commands_at_once_cannot_lose_a_write(tmp_path):

@@ -51,8 +51,34 @@ def push(path: Path, command: str) -> Path:
 
 
 def _digest(path: Path) -> str:
+    """The fingerprint of the workbook at ``path`` as typing would change it: every sheet's name
+    and cell values in place (python-calamine), so a save that changes nothing (Excel's or WPS's
+    Ctrl+S rewrites the whole package) is not taken for typing; ``"bytes:…"`` of the file when
+    calamine cannot read it. A change of formats only is not seen (undo keeps the current file
+    in ``undone/`` anyway)."""
     import hashlib
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    try:
+        from python_calamine import CalamineWorkbook
+        book = CalamineWorkbook.from_path(str(path))
+        h = hashlib.sha256()
+        for name in book.sheet_names:
+            h.update(repr(name).encode())
+            for row in book.get_sheet_by_name(name).to_python(skip_empty_area=False):
+                h.update(repr(row).encode())
+            h.update(b"\x00")
+        return "values:" + h.hexdigest()
+    except Exception:  # noqa: BLE001 - unreadable by calamine: the file itself
+        return "bytes:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _same(mark: Path, path: Path) -> bool:
+    """Whether ``path`` is still what the fingerprint ``mark`` recorded (a mark of an earlier
+    release holds the bare digest of the file's bytes)."""
+    import hashlib
+    text = mark.read_text().strip()
+    if ":" not in text:
+        return text == hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return text == _digest(path)
 
 
 def _after_mark(backup: Path) -> Path:
@@ -75,9 +101,10 @@ def mark_written(path: Path, *, after_command: bool = True) -> None:
 
 
 def changed_since_written(path: Path) -> bool:
-    """True when ``path`` differs from what bianpai last wrote (the user typed or saved since)."""
+    """True when the values in ``path`` differ from what bianpai last wrote (the user typed since;
+    a save that changed no value is not typing)."""
     mark = backup_dir(Path(path)) / "last-written.sha256"
-    return mark.exists() and mark.read_text().strip() != _digest(path)
+    return mark.exists() and not _same(mark, path)
 
 
 def changed_since_command(path: Path, backup: Path) -> bool:
@@ -85,7 +112,7 @@ def changed_since_command(path: Path, backup: Path) -> bool:
     command would discard what was typed after it (an undo of a later command restored that
     typing). False when that state was not recorded (a backup of an older version)."""
     mark = _after_mark(backup)
-    return mark.exists() and mark.read_text().strip() != _digest(path)
+    return mark.exists() and not _same(mark, path)
 
 
 def damaged(path: Path) -> str | None:
