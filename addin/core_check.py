@@ -357,6 +357,12 @@ def structure_warnings(ev: CoreEvent) -> list[InputError]:
     return out
 
 
+def roster_errors(ev: CoreEvent) -> list[InputError]:
+    """The errors 检查名单 lists (the bad cells read and every roster finding that is an error),
+    for the draw's refusal and the status line to name as many as 校验 does."""
+    return [e for sev, e in _findings(ev) if sev == "error"]
+
+
 def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
     out = [("error", e) for e in ev.errors + roster_problems(ev) + structure_problems(ev)]
     out += [("warning", e) for e in structure_warnings(ev)]
@@ -367,10 +373,11 @@ def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
                                 _span(ev, g, rows)) if rows else None
         if over is not None:
             out.append(("warning", over))
+    unreadable = frozenset(e.where for e in ev.errors)
     if ev.people is not None:
-        out += eligibility_findings(_PeopleView(ev))
+        out += eligibility_findings(_PeopleView(ev), unreadable)
     elif roster_layout(ev.reg.roster_layout).person_rows:  # e.g. a pair's row: two persons
-        out += eligibility_findings(_PeopleView(ev, ev.roster))
+        out += eligibility_findings(_PeopleView(ev, ev.roster), unreadable)
     else:
         listed = listed_players(ev.port)
         for g in ev.reg.groups:

@@ -24,7 +24,7 @@ from bianpai.workbooks.roster_layouts import roster_layout
 from bianpai.workbooks.log_summaries import DrawFacts
 from bianpai.workbooks.sheet_sets import sheet_set
 from bianpai.workbooks.status_words import not_ready_words
-from bianpai.addin.core_check import _findings
+from bianpai.addin.core_check import _findings, roster_errors
 from bianpai.addin.core_numbers import _number_teams, _numbers_typed, seed_typed_groups
 from bianpai.addin.core_joiners import add_late_entries, runs_beside_next, write_late_entries
 from bianpai.addin.core_schedule_rows import (_num, _result_text,  # noqa: F401
@@ -111,12 +111,14 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
     if redraw:
         from bianpai.addin.core_redraw import refuse_or_forget  # noqa: PLC0415
         forgot = refuse_or_forget(ev)
-    _scored_or_refuse(ev, brackets=False)  # a changed knockout result: next_round says so
-    warnings: list[InputError] = []
     # a group without stages (its events run in another workbook, or places typed) is checked,
     # never drawn
     undrawn = [g for g in ev.reg.groups if g.stages and not ev.groups[g.id].drawn
                and (ev.roster["group_id"] == g.id).any()]
+    if ev.errors and undrawn:  # the roster's every error at once, as 检查名单 lists them
+        ev.errors = roster_errors(ev)
+    _scored_or_refuse(ev, brackets=False)  # a changed knockout result: next_round says so
+    warnings: list[InputError] = []
     if undrawn:
         found = _findings(ev)
         warnings = c.gate_roster([e for s, e in found if s == "error"],

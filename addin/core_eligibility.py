@@ -78,10 +78,12 @@ def persons(ev) -> tuple[pd.DataFrame, dict]:
     return pd.DataFrame(rows, index=index), where
 
 
-def eligibility_findings(ev) -> list[tuple[str, InputError]]:
+def eligibility_findings(ev, unreadable: frozenset = frozenset()) -> list[tuple[str, InputError]]:
     """Eligibility problems as (severity, error) from the regulation's ``eligibility`` block
     (:func:`bianpai.engines.eligibility.check_roster`), each naming its roster cell. Ages are
-    taken at each group's ``event_date`` (else the event's)."""
+    taken at each group's ``event_date`` (else the event's). ``unreadable``: cells
+    (``sheet!cell``) already named as unreadable (a date typed as text …), not said again to
+    be blank."""
     out: list[tuple[str, InputError]] = []
     rules = ev.reg.eligibility
     if rules is None or ev.roster.empty:
@@ -109,6 +111,8 @@ def eligibility_findings(ev) -> list[tuple[str, InputError]]:
             if cell is None and f.row is not None and not pd.isna(f.row):
                 cell = str(f.row).split(":")[0]
                 cell = f"{cell}:{cell}"
+            if f.code == "missing_value" and f"{sheet}!{cell}" in unreadable:
+                continue
             out.append((f.severity, InputError(_readable(f.message_zh), _readable(f.message_en),
                                                sheet=sheet, cell=cell)))
     return out

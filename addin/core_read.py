@@ -14,7 +14,7 @@ from decimal import Decimal
 
 import pandas as pd
 
-from bianpai.engines.typed_rows import is_na
+from bianpai.engines.typed_rows import canonical_decision, is_na
 from bianpai.engines.core import TypedMatch
 from bianpai.addin.core_records import RECORD_COPIES, check_record, saved_record  # noqa: F401
 from bianpai.addin.core_row_checks import match_row_problem, penalty_row_problem
@@ -464,6 +464,9 @@ def _read_typed_sheets(ev: CoreEvent) -> None:
                 f"a match is entered both in {rsheet} and game by game in {gsheet}; keep one",
                 sheet=rsheet, cell=where_t.split("!")[-1]))
             continue
+        if decision is not None:  # 甲方弃权 on a game whose codes say 先手弃权
+            decision = canonical_decision(
+                ev.reg.group(key[0]).stage(key[1]).scoring.entry_decisions(), decision)
         # the rows as dicts: the per-match frame is built only if a scoring reads ``games``
         ev.typed[key] = TypedMatch.from_rows(
             rows, totals={**vals, **extras.get(key, {})} if has_totals else {}, decision=decision,

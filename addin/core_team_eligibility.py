@@ -29,7 +29,8 @@ __all__ = ["team_persons", "team_eligibility_findings"]
 
 DETAIL_FIELDS = ("gender", "birth_date", "id_number")
 #: Findings kept for a 领队/教练 row: only what is wrong with the details typed for them.
-STAFF_CODES = {"bad_date", "bad_gender", "id_checksum", "id_birth_mismatch", "id_gender_mismatch"}
+STAFF_CODES = {"bad_date", "bad_gender", "id_checksum", "id_length", "id_birth_mismatch",
+               "id_gender_mismatch"}
 #: Findings about a person entered twice: named at the person's name in 报名.
 PERSON_CODES = {"multiple_teams", "multiple_events", "multiple_units", "duplicate_name_birth"}
 FIELD_ZH = {"gender": "性别", "birth_date": "出生日期", "id_number": "身份证号", "name": "姓名"}

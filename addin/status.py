@@ -57,6 +57,10 @@ def core_status_of(ev, port: WorkbookPort) -> tuple[str, str]:
     from bianpai.addin.core_views import style_of  # noqa: PLC0415
     words = style_of(ev.reg).status_words
     if ev.errors:  # before "empty": a roster whose 姓名 header was renamed reads as no rows
+        if words.check_roster and not any(gs.drawn for gs in ev.groups.values()):
+            from bianpai.addin.core_check import roster_errors  # noqa: PLC0415
+            errors = roster_errors(ev)  # as many as 检查名单 and the draw name
+            return _core_errors(ev, words, errors)
         return _core_errors(ev, words)
     if ev.roster.empty:
         return "报名表为空", "请填写报名表，然后点“检查名单”"
@@ -194,16 +198,18 @@ def _first(e) -> str:
     return f"（首处：{e.where} {e.zh.splitlines()[0]}）" if getattr(e, "where", None) else ""
 
 
-def _core_errors(ev, words) -> tuple[str, str]:
-    """The state of a core event with bad cells: the style's roster or result wording by the
-    sheet of the first one (the roster sheets: 报名, 队员 …), else the core's."""
+def _core_errors(ev, words, errors=None) -> tuple[str, str]:
+    """The state of a core event with bad cells (``errors``, default the cells read): the
+    style's roster or result wording by the sheet of the first one (the roster sheets: 报名,
+    队员 …), else the core's."""
     from bianpai.workbooks.roster_layouts import roster_layout  # noqa: PLC0415
-    e = ev.errors[0]
+    errors = errors or ev.errors
+    e = errors[0]
     rl = roster_layout(ev.reg.roster_layout)
     on_roster = {ev.roster.attrs.get("sheet")} | {find_sheet(ev.port, lay) for lay in rl.sheets}
     pair = (words.roster_errors if getattr(e, "sheet", None) in on_roster - {None}
             else words.result_errors) or words.errors
-    return _worded(pair, n=len(ev.errors), where=_where(e), first=_first(e))
+    return _worded(pair, n=len(errors), where=_where(e), first=_first(e))
 
 
 def status(port: WorkbookPort) -> tuple[str, str]:

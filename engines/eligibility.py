@@ -269,9 +269,20 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
                 continue
             parts = _id_parts(s)
             if parts is None:
+                digits = s.upper().rstrip("X")
+                if digits.isdigit() and len(s) not in (15, 18):  # not a passport's letters
+                    f.add("warning", idx, "id_number", "id_length",
+                          f"证件号为 {len(s)} 位数字：居民身份证号应为 18 位，请核对",
+                          f"the ID number has {len(s)} digits; a resident ID has 18")
                 continue
             ok, idb, idg = parts
-            if not ok:
+            if not ok and s.endswith("000"):  # Excel keeps 15 digits of a number: …000
+                f.add("warning", idx, "id_number", "id_checksum",
+                      "身份证号校验位不符，且末三位为 000：多半是 Excel 把它存成了数字（只保留 15 位），"
+                      "请把该列设为文本格式后重新输入",
+                      "ID number check digit is wrong and it ends in 000: Excel probably stored "
+                      "it as a number (15 digits kept); format the column as text and retype it")
+            elif not ok:
                 f.add("warning", idx, "id_number", "id_checksum", "身份证号校验位不符，请核对",
                       "ID number check digit is wrong")
             if idb is not None and births.get(idx) is not None and idb != births[idx]:

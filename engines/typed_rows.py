@@ -189,6 +189,32 @@ def is_blank(v) -> bool:
         return False
 
 
+#: the words a 判定 names a side by, side 0's first: the core 成绩 sheet's 甲方/乙方 (an event
+#: whose side titles they are), a board game's 先手/后手, a team match's 主队/客队, a table's
+#: 南北/东西
+SIDE_WORDS = (("甲方", "先手", "主队", "南北"), ("乙方", "后手", "客队", "东西"))
+
+
+def canonical_decision(codes, decision):
+    """``decision`` as the scoring's own 判定 code (one of ``codes``) when it names the same side
+    by another of :data:`SIDE_WORDS`: one workbook's 判定 dropdown offers every group's codes,
+    so 甲方弃权 typed on a 象棋 game (whose codes say 先手弃权, the 甲方 column's side) is that
+    player's forfeit. Anything else comes back as it was (the scoring names it if unknown)."""
+    if decision is None:
+        return None
+    text = str(decision).strip()
+    codes = list(codes)
+    if text in codes:
+        return text
+    for words in SIDE_WORDS:
+        for w in words:
+            if text.startswith(w):
+                for other in words:
+                    if other + text[len(w):] in codes:
+                        return other + text[len(w):]
+    return decision
+
+
 def decision_side(decisions: dict, decision) -> Any:
     """What a 判定 code means for a scoring (its ``DECISIONS`` mapping, e.g. the side that
     forfeits). Raises ``InputError`` naming the allowed codes for an unknown one."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -299,6 +300,50 @@ def test_a_bad_result_code_is_named_and_nothing_written(xiangqi):
     letter = openpyxl.utils.get_column_letter(col)
     assert f"逐局成绩!{letter}2" in res.output and "2-3" in res.output
     assert digest(xiangqi) == before
+
+
+def test_check_status_and_draw_name_the_same_roster_errors(tmp_path):
+    """A trial user: check said 错误 14 处, the status line 有 2 处错误, and the draw refused with
+    2 (the cells it could not read) and only after they were fixed with the 11 others."""
+    path = tmp_path / "r.xlsx"
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(PRESET))
+    young = dt.date(2010, 3, 3)  # under 18 on 2024-05-31: not in an adult group (六（二）)
+    _fill(path, "报名", [_person("中国象棋成年组", f"棋手{i}", birth=young) for i in range(4)]
+          + [_person("中国象棋成年组", "棋手9", birth="八五年"), _person("没有这个组", "棋手8")])
+    res = run("check", path)
+    flat = " ".join(res.output.split())
+    n = int(re.search(r"错误 (\d+) 处", flat).group(1))
+    assert n >= 6, flat
+    assert "报名!F6 “出生日期”应为日期" in flat and "不能为空" not in flat  # said once
+    assert f"有 {n} 处错误" in flat or f"名单有 {n} 处错误" in flat, flat
+    before = digest(path)
+    res = run("draw", path)
+    assert res.exit_code == 2 and f"{n} 处问题" in " ".join(res.output.split()), res.output
+    assert digest(path) == before
+
+
+def test_a_decision_naming_the_side_by_the_sheets_word_is_that_sides_forfeit(xiangqi):
+    """A trial user: the 判定 dropdown (every group's codes) offers 甲方弃权; on a 象棋 game (codes
+    先手弃权/后手弃权) it was refused as unknown. 甲方 is the 甲方号 column's side, the 先手."""
+    wb = load_workbook(xiangqi)
+    ws = wb["成绩"]
+    header = [c.value for c in ws[1]]
+    ws.cell(2, header.index("判定") + 1, "甲方弃权")
+    ws.cell(3, header.index("判定") + 1, "后手弃权")
+    second_of_1 = ws.cell(2, header.index("乙方号") + 1).value
+    first_of_2 = ws.cell(3, header.index("甲方号") + 1).value
+    wb.save(xiangqi)
+    res = run("rank", xiangqi)
+    assert res.exit_code == 0, res.output
+    sched = {(r[3], r[4]): r for r in rows(xiangqi, "对阵")[1:]}
+    assert sched[(1, 1)][10] == "0:2" and sched[(1, 1)][11] == f"{second_of_1}号胜；弃权"
+    assert sched[(1, 2)][10] == "2:0" and sched[(1, 2)][11] == f"{first_of_2}号胜；弃权"
+    wb = load_workbook(xiangqi)
+    wb["成绩"].cell(2, header.index("判定") + 1, "甲方认输")
+    wb.save(xiangqi)
+    before = digest(xiangqi)
+    res = run("rank", xiangqi)
+    assert res.exit_code == 2 and "甲方认输" in res.output and digest(xiangqi) == before
 
 
 def test_typed_places_for_a_drawn_group_are_refused(xiangqi):

@@ -273,6 +273,22 @@ def test_id_number_checks():
     assert codes(f, 5) == {"id_birth_mismatch"}
 
 
+def test_id_numbers_of_the_wrong_length_and_those_excel_stored_as_numbers():
+    """Trial users: a 17-digit 证件号 passed without a word; an ID typed into a General cell is a
+    number Excel keeps 15 digits of (…000), which read as a mere bad check digit."""
+    good = make_id(D(1960, 3, 4), True)
+    as_number = str(int(float(good)))[:15] + "000"
+    r = roster(name=["甲", "乙", "丙", "丁", "戊"], gender=["男"] * 5,
+               birth_date=[D(1960, 3, 4)] * 5,
+               id_number=[good[:17], as_number, "E12345678", "350102600304123", good + "1"])
+    f = check_roster(r, EligibilityRules(), event_date=FJ_DAY)
+    assert codes(f, 2) == {"id_length"} and codes(f, 6) == {"id_length"}
+    assert codes(f, 4) == set() and codes(f, 5) == set()  # a passport; a 15-digit old ID
+    msg = f[(f["row"] == 3) & (f["code"] == "id_checksum")]["message_zh"].iloc[0]
+    assert "Excel 把它存成了数字" in msg
+    assert "17 位" in f[f["row"] == 2]["message_zh"].iloc[0]
+
+
 def test_duplicates_by_id_and_by_name_birth():
     i = make_id(D(1970, 1, 1), False)
     r = roster(name=["甲", "甲", "乙", "丙", "乙"], birth_date=[D(1970, 1, 1)] * 5,
