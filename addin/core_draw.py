@@ -37,8 +37,9 @@ from bianpai.addin.core_records import write_book_record
 
 def _scored_or_refuse(ev: CoreEvent, *, brackets: bool = True) -> None:
     """Raise ``InputErrors`` for every bad cell: those found reading the workbook, those the
-    scorings find in the typed results (a seat typed twice …) and (``brackets``; a draw learns
-    it from its next round) a knockout result changed after a later round was drawn from it."""
+    scorings find in the typed results (a seat typed twice …), (``brackets``; a draw learns
+    it from its next round) a knockout result changed after a later round was drawn from it,
+    and a finished stage's result changed after its qualifiers went on (``stale_qualifiers``)."""
     if not ev.errors:
         for g in ev.reg.groups:
             if ev.groups[g.id].drawn:
@@ -47,6 +48,9 @@ def _scored_or_refuse(ev: CoreEvent, *, brackets: bool = True) -> None:
         if not ev.errors and brackets:
             from bianpai.addin.core_trust import bracket_conflicts  # noqa: PLC0415
             ev.errors += bracket_conflicts(ev)
+        if not ev.errors:  # a finished stage's result changed after its qualifiers went on
+            from bianpai.addin.core_trust import stale_qualifiers  # noqa: PLC0415
+            ev.errors += stale_qualifiers(ev)
     elif any(ev.groups[g.id].drawn for g in ev.reg.groups):
         # what the scorings refuse in the rows that were read, listed with the reading errors
         from bianpai.addin.core_row_checks import scoring_typed_problems  # noqa: PLC0415

@@ -299,3 +299,64 @@ def bracket_conflicts(ev: CoreEvent, stages: list | None = None) -> list[InputEr
                         f"draw first; else restore the result",
                         sheet=sheet or None, cell=cell or None))
     return errs
+
+
+def stale_qualifiers(ev: CoreEvent) -> list[InputError]:
+    """A later stage's entrants (晋级, taken by 进入下一阶段) that the source stage's results no
+    longer give: a result of the finished stage was changed after the advance (a trial user
+    corrected a pool result; 晋级 still listed the team it had put through, and the draws went
+    on). Each entrant that no longer qualifies is an error at its 晋级 row, naming who the
+    places give now: undo the advance (and what followed) to correct the result, or restore
+    it. A source stage that is no longer finished (a result emptied) is not compared, nor a
+    stage taking entrants while its source runs (the losers of a knockout round), from the
+    roster (seeded players) or with replacements (their own checks hold those)."""
+    from bianpai.addin.core_advance import _qualifiers  # noqa: PLC0415
+    df = ev.entries
+    if df is None or df.empty:
+        return []
+    errs: list[InputError] = []
+    sheet = ev.sheet(K.ENTRIES)
+    for g in ev.reg.groups:
+        if not ev.groups[g.id].drawn:
+            continue
+        for s in g.stages[1:]:
+            mine = df[(df["group_id"] == g.id) & (df["stage_id"] == s.id)
+                      & df["from_stage_id"].notna()]
+            rules = s.entrants if isinstance(s.entrants, list) else []
+            if mine.empty or any(r.losers_of is not None or not r.from_stage for r in rules) \
+                    or any(k[:2] == (g.id, s.id) for k in ev.replacements):
+                continue  # entrants taken while a stage runs, from the roster, or replaced
+            rows, waiting = _qualifiers(ev, g, s, 0)
+            if waiting:
+                continue
+            now = {r["number"] for r in rows if r["from_stage"] is not None}
+            taken = {int(n) for n in mine["number"]}
+            instead = sorted(now - taken)
+            for idx, n in zip(mine.index, mine["number"]):
+                if int(n) in now:
+                    continue
+                cell = _entry_cell(ev, g, s, int(n))
+                src = g.stage(mine.at[idx, "from_stage_id"])
+                who = "、".join(f"{x}号{ev.name_of(g, x)}" for x in instead) or "其他参赛者"
+                errs.append(InputError(
+                    f"{ev.sname(src)}的成绩在“进入下一阶段”之后改动过：按现在的名次，{int(n)}号"
+                    f"{ev.name_of(g, int(n))}不再进入{ev.sname(s)}，应为{who}。若是改正成绩，请先撤销"
+                    f"“进入下一阶段”及其后的编排（撤销/undo）再改；否则请改回原成绩",
+                    f"a result of {src.name_en or src.name_zh} changed after the advance: by the "
+                    f"places now, {int(n)} no longer enters {s.name_en or s.name_zh} "
+                    f"({', '.join(map(str, instead)) or 'another entrant'} does). To correct the "
+                    f"result, undo the advance (and what followed) first; else restore it",
+                    sheet=sheet, cell=cell))
+    return errs
+
+
+def _entry_cell(ev: CoreEvent, g, s, number: int) -> str | None:
+    """The 队号 cell of ``number``'s 晋级 row in stage ``s`` (read again: only when said)."""
+    from bianpai.addin.core_views import read_core_sheet  # noqa: PLC0415
+    from bianpai.workbooks.tables import cell_of, records  # noqa: PLC0415
+    d = read_core_sheet(ev.port, ev.reg, K.ENTRIES, errors=[])
+    for row, rec in records(d):
+        if rec["number"] is not None and int(rec["number"]) == number \
+                and ev.group_of(rec["group"]) is g and ev.stage_of(g, rec["stage"]) is s:
+            return cell_of(d, row, "number")
+    return None

@@ -622,3 +622,42 @@ def test_a_decided_match_with_typed_games_is_warned(tmp_path):
     assert res.exit_code == 0, res.output
     flat = "".join(res.output.split())
     assert "已判“主队弃权”，录入的逐局成绩不计" in flat and "逐局成绩!" in flat
+
+
+def _sweep_for(path: Path, team: int, stage: str = "分组赛") -> None:
+    """Every game of ``team``'s matches in ``stage``: its three seats 头科, 二科, 三科."""
+    wb = load_workbook(path)
+    drawn = {(r[2], r[3], r[4]): (r[6], r[8]) for r in rows(path, "对阵")[1:] if r[1] == stage}
+    ws = wb["逐局成绩"]
+    for i in range(2, ws.max_row + 1):
+        key = (ws.cell(i, 3).value, ws.cell(i, 4).value, ws.cell(i, 5).value)
+        if ws.cell(i, 2).value != stage or team not in drawn.get(key, ()):
+            continue
+        home = drawn[key][0] == team
+        finish = ["头科", "四科", "二科", "小落", "三科", "大落"]
+        if not home:
+            finish = [finish[k ^ 1] for k in range(6)]
+        for c, v in zip(range(7, 13), finish):
+            ws.cell(i, c, v)
+    wb.save(path)
+
+
+def test_a_pool_result_changed_after_the_advance_is_refused_at_the_qualifiers_row(demo, tmp_path):
+    """A trial user corrected a 分组赛 result after 进入下一阶段: the pool's places changed, 晋级
+    still listed the team the old result put through, and rank and draw went on. Now every
+    command names the 晋级 row of the team that no longer qualifies (七（一）2 每组取前三名) and
+    who does, and writes nothing."""
+    path = tmp_path / "e.xlsx"
+    shutil.copy(demo[0], path)
+    last = max((r for r in rows(path, "排名")[1:] if r[1] == "分组赛" and r[2] == "A"),
+               key=lambda r: r[3])
+    team = last[4]
+    _sweep_for(path, team)
+    before = digest(path)
+    for cmd in ("rank", "draw", "advance"):
+        res = run(cmd, path)
+        flat = "".join(res.output.split())
+        assert res.exit_code == 2 and "分组赛的成绩在“进入下一阶段”之后改动过" in flat, (cmd, res.output)
+        assert f"应为{team}号" in flat and "晋级!C" in flat
+    assert run("awards", path).exit_code == 2  # the ranking it would pay is not the results'
+    assert digest(path) == before

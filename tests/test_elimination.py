@@ -524,6 +524,33 @@ def test_a_result_changed_after_the_next_round_was_drawn_is_not_drawn_on():
     assert len(fmt.next_round(state, random.Random(0))) >= 1
 
 
+def test_a_redrawn_round_after_a_result_changed_since_is_a_conflict():
+    """够级 七（二） redraw: a trial user swapped a round-1 result after round 2 was drawn; rank
+    went on, the old winner still in round 2 and the new one shown as withdrawn. The round-2
+    match holding an entrant a result put out is a conflict (named with that result), and no
+    round 3 is drawn from it."""
+    fmt = SingleElimination(seeding="redraw")
+    state = StageState(seeded(8), seed=3)
+    r1 = fmt.next_round(state, random.Random(0))
+    state.matches.extend(r1)
+    for m in r1:
+        state.results[m.key] = won(m, min(m.entrants))
+    r2 = fmt.next_round(state, random.Random(0))
+    state.matches.extend(r2)
+    for m in r2:
+        state.results[m.key] = won(m, min(m.entrants))
+    assert not fmt.resolution(state).conflicts
+    m = r1[0]
+    state.results[m.key] = won(m, max(m.entrants))  # flipped after round 2 was drawn
+    (nd, src, v), = fmt.resolution(state).conflicts
+    old = min(m.entrants)
+    assert src.node.id == m.label and v == max(m.entrants) and nd.round == 2
+    assert old in next(x for x in r2 if x.label == nd.id).entrants
+    with pytest.raises(NotReady) as exc:
+        fmt.next_round(state, random.Random(0))
+    assert "result_changed" in [r.code for r in exc.value.reasons]
+
+
 def test_a_state_memo_is_kept_only_while_the_state_holds_the_same_values():
     """StageState.memo: a format's derived value (a bracket's resolution) is computed once
     for states holding equal entrants, matches, results and seed — two states of one stage
