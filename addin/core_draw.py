@@ -122,6 +122,10 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
     if ev.errors and undrawn:  # the roster's every error at once, as 检查名单 lists them
         ev.errors = roster_errors(ev)
     _scored_or_refuse(ev, brackets=False)  # a changed knockout result: next_round says so
+    if not undrawn:  # the roster edited since the first draw (a player put in two teams …)
+        errors = roster_errors(ev)
+        if errors:
+            raise InputErrors(errors)
     warnings: list[InputError] = []
     if undrawn:
         found = _findings(ev)

@@ -296,14 +296,19 @@ class GuandanPairsCore(ScoringDefaults):
                       ) -> tuple[dict[int, int], list[tuple[int, int]]]:
         """Whole rounds late ``(round, entrant, rounds)`` → (entrant → the round it is
         disqualified from, [(round, entrant) forfeited]) by ``lateness.rounds_disqualify`` /
-        ``rounds_forfeit`` (十一（四）4/5; 2 and 1 when unset)."""
+        ``rounds_forfeit`` (十一（四）4/5; 2 and 1 when unset). The rounds are counted over the
+        event: 迟到两轮 is two rounds late in all (one 迟到两轮 row, or 迟到一轮 in two rounds,
+        which the text does not tell apart); the pair is disqualified from the round where
+        the count reaches ``rounds_disqualify``, each round before it forfeited."""
         lat = self.lateness  # type: ignore[attr-defined]
         rf = lat.rounds_forfeit if lat and lat.rounds_forfeit is not None else 1
         rd = lat.rounds_disqualify if lat and lat.rounds_disqualify is not None else 2
         dq: dict[int, int] = {}
         forfeit_at: list[tuple[int, int]] = []
-        for rnd, e, n in late:
-            if n >= rd:
+        count: dict[int, int] = {}
+        for rnd, e, n in sorted(late):
+            count[e] = count.get(e, 0) + n
+            if count[e] >= rd:
                 dq[e] = min(dq.get(e, rnd), rnd)
             elif n >= rf:
                 forfeit_at.append((rnd, e))

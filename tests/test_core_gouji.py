@@ -661,3 +661,17 @@ def test_a_pool_result_changed_after_the_advance_is_refused_at_the_qualifiers_ro
         assert f"应为{team}号" in flat and "晋级!C" in flat
     assert run("awards", path).exit_code == 2  # the ranking it would pay is not the results'
     assert digest(path) == before
+
+
+def test_a_player_put_in_a_second_team_after_the_draw_stops_the_next_draw(event):
+    """A trial user: after the draw, a team's 队员 cell got a player of another team; check named
+    it, but the next draw (and the rounds after) went on. Roster errors block every draw."""
+    wb = load_workbook(event)
+    ws = wb["报名"]
+    ws["E3"] = ws["E2"].value
+    wb.save(event)
+    before = digest(event)
+    res = run("draw", event)
+    flat = "".join(res.output.split())
+    assert res.exit_code == 2 and "报名!E3" in flat, res.output
+    assert digest(event) == before

@@ -155,6 +155,29 @@ def test_two_rounds_late_forfeits_the_rest(stage):
     assert ms[0].key not in res  # round 1: nothing entered
 
 
+def test_late_one_round_twice_is_two_rounds_late(stage):
+    """十一（四）5 迟到两轮，取消违规方比赛资格: a trial user typed 迟到一轮 for pair 1 in rounds 1
+    and 2 and it played on, ranked, without a word. The rounds late are counted over the event:
+    round 1 forfeited (十一（四）4), disqualified from round 2 on (unplaced, later rounds lost)."""
+    sc = stage.scoring
+    ms = [Match(1, 1, (1, 2)), Match(1, 2, (3, 4)), Match(2, 1, (1, 3)), Match(2, 2, (2, 4)),
+          Match(3, 1, (1, 4)), Match(3, 2, (2, 3))]
+    empty = pd.DataFrame(columns=["game", "ns_score", "code"])
+    pct = {"ns_pct": 50, "ew_pct": 50}
+    typed = {ms[0].key: TypedMatch(games=empty, penalties=((0, "迟到一轮", None),)),
+             ms[1].key: TypedMatch(games=empty, totals=pct),
+             ms[2].key: TypedMatch(games=empty, penalties=((0, "迟到一轮", None),)),
+             ms[3].key: TypedMatch(games=empty, totals=pct),
+             ms[5].key: TypedMatch(games=empty, totals=pct)}
+    res = {r.match.key: r for r in sc.score_stage(ms, typed)}
+    assert res[ms[0].key].outcome == ("FL", "FW")
+    assert res[ms[2].key].outcome == ("FL", "FW") and res[ms[4].key].outcome == ("FL", "FW")
+    out = sc.unplaced(ms, typed)
+    assert set(out) == {1} and out[1][0] == 2 and "取消比赛资格" in out[1][1]
+    once = {ms[0].key: typed[ms[0].key]}  # late once: that round only
+    assert sc.unplaced(ms, once) == {}
+
+
 def test_one_round_late_forfeits_that_round(stage):
     """十一（四）4："迟到一轮……判该轮弃权" — the late pair loses that round 0 %/0 and the other
     gets 55 %/2 (十一（四）: 弃权 scores); its other rounds stand."""
