@@ -138,12 +138,14 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
 def _corrected(ev: CoreEvent, g, mine, name: str, parts, names: dict, drawn: dict
                ) -> tuple[str, int] | None:
     """(the corrected name, its 报名 row) when the drawn entrant ``name``'s own roster row
-    (抽签's 报名表行) now holds another name that keeps one of its parts
-    (``RosterLayout.name_parts``: 选手1/选手2 with one player retyped) and is no other drawn
-    entrant's; else ``None`` (the entrant is missing: refused)."""
+    (抽签's 报名表行) now holds another name that is no other drawn entrant's and keeps one of
+    its parts (``RosterLayout.name_parts``: 选手1/选手2 with one player retyped) or, for a
+    name of one part (a player, a team), is a typo fixed: one character changed, added or
+    dropped (徐勇 → 徐永; a trial user could not correct it after the draw). Else ``None``
+    (the entrant is missing: refused; another person is a 退赛 and its 递补)."""
     from bianpai.workbooks.roster_layouts import roster_layout  # noqa: PLC0415
     rl = roster_layout(ev.reg.roster_layout)
-    if not rl.name_parts or len(parts) != 1:
+    if len(parts) != 1:
         return None
     row = parts[0][1].get("roster_row")
     try:
@@ -156,11 +158,23 @@ def _corrected(ev: CoreEvent, g, mine, name: str, parts, names: dict, drawn: dic
     new = None if new is None else str(new).strip()
     if not new or new in drawn or names.get(new) != row:
         return None
+    if not rl.name_parts:
+        return (new, row) if len(name) >= 2 and _one_edit(name, new) else None
     typed = {str(mine.at[row, k]).strip() for k in rl.name_parts
              if k in mine.columns and mine.at[row, k] is not None}
     if not typed & set(name.split(rl.name_sep)):
         return None
     return new, row
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one character changed, added or dropped."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
 def _entry_name(g, name: str) -> str:

@@ -322,6 +322,28 @@ def test_check_status_and_draw_name_the_same_roster_errors(tmp_path):
     assert digest(path) == before
 
 
+def test_a_name_typo_fixed_after_the_draw_is_a_correction(xiangqi):
+    """A trial user could not correct 徐勇 → 徐永 in 报名 after the draw (refused, "撤销并重新抽签":
+    the rounds played lost). One character changed in the entrant's own row is a correction:
+    the number stays, the new name is used and logged; another name there is still refused."""
+    wb = load_workbook(xiangqi)
+    ws = wb["报名"]
+    assert ws["D3"].value == "棋手1"
+    ws["D3"] = "棋手壹"
+    wb.save(xiangqi)
+    res = run("rank", xiangqi)
+    assert res.exit_code == 0, res.output
+    assert any("棋手壹" in str(r) for r in rows(xiangqi, "对阵")[1:])
+    assert not any("棋手1" in str(r) for r in rows(xiangqi, "对阵")[1:])
+    assert any("报名更正" in str(r[4]) and "棋手壹" in str(r[4]) for r in rows(xiangqi, "日志")[1:])
+    wb = load_workbook(xiangqi)
+    wb["报名"]["D4"] = "另一位选手"
+    wb.save(xiangqi)
+    before = digest(xiangqi)
+    res = run("rank", xiangqi)
+    assert res.exit_code == 2 and "报名!D4" in res.output and digest(xiangqi) == before
+
+
 def test_a_decision_naming_the_side_by_the_sheets_word_is_that_sides_forfeit(xiangqi):
     """A trial user: the 判定 dropdown (every group's codes) offers 甲方弃权; on a 象棋 game (codes
     先手弃权/后手弃权) it was refused as unknown. 甲方 is the 甲方号 column's side, the 先手."""
