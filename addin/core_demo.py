@@ -55,12 +55,17 @@ CITIES = ["青岛", "济南", "烟台", "潍坊", "临沂", "淄博", "济宁", 
 REGION_CITIES = {
     "fujian": ["福州", "厦门", "泉州", "漳州", "莆田", "三明", "南平", "龙岩", "宁德", "平潭",
                "福清", "晋江", "石狮", "南安", "长乐", "龙海", "永安", "邵武", "武夷山", "福安"],
+    # 鄂托克旗 六（一） 户籍或工作单位在鄂托克旗: its 镇 and 苏木, and units working there
+    "otog": ["乌兰镇", "棋盘井镇", "蒙西镇", "木凯淖尔镇", "阿尔巴斯苏木", "苏米图苏木", "旗直机关",
+             "旗教育系统", "旗卫健系统", "乌兰镇社区", "棋盘井镇社区", "蒙西工业园区", "旗公安局",
+             "旗税务局", "旗供电公司", "旗第一中学", "旗第二中学", "旗实验小学", "旗农牧局", "旗文旅局"],
 }
 
 
 def _cities(reg) -> list[str]:
-    """The demo's unit names for ``reg``: its province's cities when known (a trial user found the
-    福建 demo's 80分 units to be Shandong cities), else :data:`CITIES`."""
+    """The demo's unit names for ``reg``: its province's cities, or its banner's towns, when
+    known (trial users found the 福建 and 鄂托克旗 demos' units to be Shandong cities), else
+    :data:`CITIES`."""
     rid = str(getattr(reg, "id", "") or "")
     return next((v for k, v in REGION_CITIES.items() if rid.startswith(k)), CITIES)
 SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕"

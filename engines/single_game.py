@@ -104,7 +104,8 @@ class SingleGame(BaseModel, ScoringDefaults):
         out[winner] = "W"
         won = [0, 0]
         won[winner] = 1
-        return MatchResult(match, tuple(pts), tuple(out), {"games_won": tuple(won)})
+        note = ("平局，加赛一局定胜负", "drawn; the decider decided it") if len(rows) > 1 else ("", "")
+        return MatchResult(match, tuple(pts), tuple(out), {"games_won": tuple(won)}, *note)
 
     # ---------------------------------------------------------------- the workbook's entry
     #: 逐局成绩 rows prepared per match: the game (the decider gets its own row when needed)

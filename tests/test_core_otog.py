@@ -209,7 +209,9 @@ def test_checkers_draw_needs_a_decider_that_is_not_drawn():
     m = Match(1, 1, (1, 8))
     drawn = _games([{"result": "和"}])
     assert not sc.is_complete(drawn) and sc.extra_games_needed(drawn) == 1
-    assert sc.score_typed(m, _games([{"result": "和"}, {"result": "0-1"}])).winner == 8
+    decided = sc.score_typed(m, _games([{"result": "和"}, {"result": "0-1"}]))
+    assert decided.winner == 8 and decided.note_zh == "平局，加赛一局定胜负"  # 对阵 says so
+    assert sc.score_typed(m, _games([{"result": "1-0"}])).note_zh == ""
     with pytest.raises(InputError, match="加赛局不得为和局") as exc:
         sc.score_typed(m, _games([{"result": "和"}, {"result": "和"}]))
     assert exc.value.row == 11 and exc.value.column == "result"
