@@ -119,7 +119,10 @@ def read_games(games: pd.DataFrame | list[dict] | None):
                                       "integer", row=idx, column="game"))
             continue
         if not long_form and g in seen_rows:
-            errors.append(gouji_error(f"第{g}局录入了两次", f"game {g} is typed twice",
+            first = seen_rows[g]  # the other row: either may be the one mistyped
+            also = (f"（另见第{first}行：桌号、轮次是否填错？）", f" (see also row {first})") \
+                if isinstance(first, int) else ("", "")
+            errors.append(gouji_error(f"第{g}局录入了两次{also[0]}", f"game {g} is typed twice{also[1]}",
                                       row=idx, column="game", game=g))
             continue
         seen_rows.setdefault(g, idx)

@@ -675,3 +675,18 @@ def test_a_player_put_in_a_second_team_after_the_draw_stops_the_next_draw(event)
     flat = "".join(res.output.split())
     assert res.exit_code == 2 and "报名!E3" in flat, res.output
     assert digest(event) == before
+
+
+def test_a_game_typed_twice_names_the_other_row_too(demo, tmp_path):
+    """A trial user typed table 1's game under table 2 (逐局成绩!E2 = 2): the error named only
+    table 2's own row; the mistyped row is the other one, so both are said."""
+    path = tmp_path / "e.xlsx"
+    shutil.copy(demo[0], path)
+    wb = load_workbook(path)
+    ws = wb["逐局成绩"]
+    assert ws["E2"].value == 1 and ws["E5"].value == 2 and ws["F5"].value == 1
+    ws["E2"] = 2
+    wb.save(path)
+    res = run("rank", path)
+    flat = "".join(res.output.split())
+    assert res.exit_code == 2 and "逐局成绩!F5第1局录入了两次（另见第2行" in flat, res.output
