@@ -234,6 +234,7 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
             seats = list(range(place, place + k))
             in_places = place <= n_places
             shares: list[Decimal | None] = [None] * k
+            tie_note = ""
             if table is not None and in_places:
                 amounts = [seat_amount(s) for s in seats]
                 if any(a is None for a in amounts[:1]):
@@ -241,6 +242,8 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
                 else:
                     amounts = [a if a is not None else Decimal("0.00") for a in amounts]
                     shares = _tie_shares(amounts, ts, log, label, place, tied)
+                    if tied:  # 奖励's 备注 says how the tied share (the log says it in full)
+                        tie_note = _tie_note(ts, place, k, sum(amounts, Decimal("0.00")))
             for i, (_, r) in enumerate(tie.iterrows()):
                 awards = [a for a in block.place_awards if a.covers(place)] if in_places else []
                 merit = None
@@ -253,7 +256,7 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
                 has_any = in_places or merit is not None or r["_order"] in qual_text
                 if not has_any:
                     continue
-                note = ""
+                note = tie_note if gross is not None else ""
                 if not r["eligible"]:
                     note = "名次空缺，不递补"
                     log.append(f"组别「{label}」第 {place} 名 {r['name']} 不具备获奖资格，"
@@ -297,6 +300,16 @@ def allocate(standings: pd.DataFrame, rules: AwardRules,
 
     table = pd.DataFrame(rows, columns=ALLOCATION_COLUMNS)
     return Allocation(table=table, totals=_totals(table), log=log, cancelled=cancelled)
+
+
+def _tie_note(ts: TieSplit, place: int, k: int, pool: Decimal) -> str:
+    """The 备注 of a tied entrant's prize: which places' money was shared, and how."""
+    seats = f"第{place}–{place + k - 1}名奖金合计 {pool} 元"
+    if ts.policy is TiePolicy.none:
+        return f"并列第{place}名，各得第{place}名奖金（不分摊）"
+    if ts.policy is TiePolicy.equal:
+        return f"并列第{place}名：{seats}，平分"
+    return f"并列第{place}名：{seats}，按霍特制分配"
 
 
 def _tie_shares(amounts: list[Decimal], ts: TieSplit, log: list[str], label: str, place: int,

@@ -243,6 +243,8 @@ def test_tie_over_boundary_equal():
     assert any("800.00" not in line and "1400.00" in line and "余额 0.02" in line
                for line in a.log)
     assert a.totals.iloc[-1]["gross"] == D("2399.98")
+    # 奖励's 备注 says why each tied entrant has 466.66 (a trial user: only the terminal said it)
+    assert t["note"].tolist() == [""] + ["并列第2名：第2–4名奖金合计 1400.00 元，平分"] * 3
 
 
 def test_tie_over_boundary_equal_half_up():
@@ -262,6 +264,7 @@ def test_tie_over_boundary_hort():
     # keep 50 % of own seat (800, 600, 0 beyond the 3 places) + 700 / 3 each
     assert a.table["gross"].tolist() == money([1000, "633.33", "533.33", "233.33"])
     assert any("霍特制" in line and "余额 0.01" in line for line in a.log)
+    assert set(a.table["note"].tolist()[1:]) == {"并列第2名：第2–4名奖金合计 1400.00 元，按霍特制分配"}
 
 
 def test_hort_matches_published_example():
