@@ -363,6 +363,23 @@ def roster_errors(ev: CoreEvent) -> list[InputError]:
     return [e for sev, e in _findings(ev) if sev == "error"]
 
 
+def drawn_roster_errors(ev: CoreEvent) -> list[InputError]:
+    """:func:`roster_errors` of an event whose groups are all drawn and whose cells read well
+    (the gate of a later draw: the roster edited since the first), kept while 规程, the roster
+    sheets and 抽签 are unchanged (a chain of draws on one port, the demo: one check, not one
+    per round)."""
+    from bianpai.workbooks import layouts as L  # noqa: PLC0415
+    from bianpai.workbooks.tables import SheetsMemo, find_sheet  # noqa: PLC0415
+    sheets = [find_sheet(ev.port, L.SETTINGS), find_sheet(ev.port, shown_layout(ev.reg, K.DRAW))]
+    sheets += [find_sheet(ev.port, lay) for lay in roster_layout(ev.reg.roster_layout).sheets]
+    memo = SheetsMemo(ev.port, sheets, "drawn_roster_errors")
+    hit = memo.get()
+    if hit is None:
+        hit = roster_errors(ev)
+        memo.put(hit)
+    return list(hit)
+
+
 def _findings(ev: CoreEvent) -> list[tuple[str, InputError]]:
     out = [("error", e) for e in ev.errors + roster_problems(ev) + structure_problems(ev)]
     out += [("warning", e) for e in structure_warnings(ev)]

@@ -24,7 +24,7 @@ from bianpai.workbooks.roster_layouts import roster_layout
 from bianpai.workbooks.log_summaries import DrawFacts
 from bianpai.workbooks.sheet_sets import sheet_set
 from bianpai.workbooks.status_words import not_ready_words
-from bianpai.addin.core_check import _findings, roster_errors
+from bianpai.addin.core_check import _findings, drawn_roster_errors, roster_errors
 from bianpai.addin.core_numbers import _number_teams, _numbers_typed, seed_typed_groups
 from bianpai.addin.core_joiners import add_late_entries, runs_beside_next, write_late_entries
 from bianpai.addin.core_schedule_rows import (_num, _result_text,  # noqa: F401
@@ -123,7 +123,7 @@ def drawn(port: WorkbookPort, *, seed: int | None = None, accept_warnings: str |
         ev.errors = roster_errors(ev)
     _scored_or_refuse(ev, brackets=False)  # a changed knockout result: next_round says so
     if not undrawn:  # the roster edited since the first draw (a player put in two teams …)
-        errors = roster_errors(ev)
+        errors = drawn_roster_errors(ev)
         if errors:
             raise InputErrors(errors)
     warnings: list[InputError] = []

@@ -690,3 +690,18 @@ def test_a_game_typed_twice_names_the_other_row_too(demo, tmp_path):
     res = run("rank", path)
     flat = "".join(res.output.split())
     assert res.exit_code == 2 and "逐局成绩!F5第1局录入了两次（另见第2行" in flat, res.output
+
+
+def test_the_later_draws_roster_check_is_kept_only_while_the_roster_is_the_same(event):
+    """drawn_roster_errors: one roster check per chain of draws on one port (the demo), made
+    again once 报名 is written."""
+    from bianpai.addin.competition import load_core_event
+    from bianpai.addin.core_check import drawn_roster_errors
+    port = OpenpyxlPort(event)
+    first = drawn_roster_errors(load_core_event(port))
+    assert first == [] and drawn_roster_errors(load_core_event(port)) == []
+    grid = port.read_values("报名")
+    grid[2][4] = grid[1][4]  # a player of the first team put in the second
+    port.write_sheet("报名", grid)
+    errs = drawn_roster_errors(load_core_event(port))
+    assert errs and any(e.where == "报名!E3" for e in errs)
