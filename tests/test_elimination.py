@@ -497,23 +497,30 @@ def test_a_final_nobody_plays_leaves_the_title_vacant():
     assert pl.loc[2, "place"] == 4 and pl.loc[1, "decided_by"] == "第2轮退赛"
 
 
+def _two_rounds_then_flip(fmt):
+    """8 entrants: rounds 1 and 2 drawn and won by the lower number, no conflict yet; then the
+    first match of round 1 flipped. Returns (state, round 1, round 2, the flipped match)."""
+    state = StageState(seeded(8), seed=3)
+    played = []
+    for _ in range(2):
+        ms = fmt.next_round(state, random.Random(0))
+        state.matches.extend(ms)
+        for m in ms:
+            state.results[m.key] = won(m, min(m.entrants))
+        played.append(ms)
+    assert not fmt.resolution(state).conflicts
+    m = played[0][0]
+    state.results[m.key] = won(m, max(m.entrants))  # flipped after round 2 was drawn
+    return state, played[0], played[1], m
+
+
 def test_a_result_changed_after_the_next_round_was_drawn_is_not_drawn_on():
     """A quarter-final result flipped once its semi-final is drawn: the semi-final lacks the
     new winner, so the next round is not drawn from it (``result_changed``) and the resolution
     names the node, its feeder and the entrant missing; a hand edit of the semi-final that no
     result contradicts (the old winner put back) is drawn on as before."""
     fmt = SingleElimination(seeding="standard")
-    state = StageState(seeded(8), seed=3)
-    qf = fmt.next_round(state, random.Random(0))
-    state.matches.extend(qf)
-    for m in qf:
-        state.results[m.key] = won(m, min(m.entrants))
-    sf = fmt.next_round(state, random.Random(0))
-    state.matches.extend(sf)
-    for m in sf:
-        state.results[m.key] = won(m, min(m.entrants))
-    m = qf[0]
-    state.results[m.key] = won(m, max(m.entrants))  # flipped after SF was drawn
+    state, _qf, _sf, m = _two_rounds_then_flip(fmt)
     with pytest.raises(NotReady) as exc:
         fmt.next_round(state, random.Random(0))
     assert [r.code for r in exc.value.reasons] == ["result_changed"]
@@ -530,18 +537,7 @@ def test_a_redrawn_round_after_a_result_changed_since_is_a_conflict():
     match holding an entrant a result put out is a conflict (named with that result), and no
     round 3 is drawn from it."""
     fmt = SingleElimination(seeding="redraw")
-    state = StageState(seeded(8), seed=3)
-    r1 = fmt.next_round(state, random.Random(0))
-    state.matches.extend(r1)
-    for m in r1:
-        state.results[m.key] = won(m, min(m.entrants))
-    r2 = fmt.next_round(state, random.Random(0))
-    state.matches.extend(r2)
-    for m in r2:
-        state.results[m.key] = won(m, min(m.entrants))
-    assert not fmt.resolution(state).conflicts
-    m = r1[0]
-    state.results[m.key] = won(m, max(m.entrants))  # flipped after round 2 was drawn
+    state, _r1, r2, m = _two_rounds_then_flip(fmt)
     (nd, src, v), = fmt.resolution(state).conflicts
     old = min(m.entrants)
     assert src.node.id == m.label and v == max(m.entrants) and nd.round == 2
