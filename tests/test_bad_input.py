@@ -51,6 +51,19 @@ def test_unknown_pair(drawn):
     assert_refused(drawn, "rank", "轮成绩!D2", "序号 9 不在本组抽签中", "pair 9")
 
 
+def test_a_pairings_header_changed_is_named_at_the_header_not_at_every_result(drawn):
+    """A trial user renamed 对阵!D1 (南北序号): 240 errors at 成绩 rows ("None 对 8"), none at
+    对阵. The side number columns' headers are needed: one error at 对阵's header row."""
+    g, rnd, table, ns, ew = first_match(drawn)
+    fill(drawn, "轮成绩", [[g, rnd, table, ns, ew, 50, 50, None, None]])
+    wb = load_workbook(drawn)
+    wb["对阵"]["D1"] = "南"
+    wb.save(drawn)
+    assert_refused(drawn, "rank", "对阵!1:1", "“对阵”表缺少“南北序号”列")
+    res = run("rank", drawn)
+    assert "1 处问题" in " ".join(res.output.split())
+
+
 def test_unknown_round(drawn):
     g, rnd, table, ns, ew = first_match(drawn)
     fill(drawn, "轮成绩", [[g, 8, table, ns, ew, 50, 50, None, None]])

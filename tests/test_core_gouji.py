@@ -705,3 +705,17 @@ def test_the_later_draws_roster_check_is_kept_only_while_the_roster_is_the_same(
     port.write_sheet("报名", grid)
     errs = drawn_roster_errors(load_core_event(port))
     assert errs and any(e.where == "报名!E3" for e in errs)
+
+
+def test_a_pairings_header_changed_is_named_at_the_header(demo, tmp_path):
+    """对阵!G1 主队号 renamed: one error at 对阵's header row, not 117 at 成绩's rows."""
+    path = tmp_path / "e.xlsx"
+    shutil.copy(demo[0], path)
+    wb = load_workbook(path)
+    wb["对阵"]["G1"] = "主"
+    wb.save(path)
+    before = digest(path)
+    res = run("rank", path)
+    flat = " ".join(res.output.split())
+    assert res.exit_code == 2 and "1 处问题" in flat and "对阵!1:1 “对阵”表缺少“主队号”列" in flat
+    assert digest(path) == before

@@ -48,8 +48,10 @@ SCHEDULE = SheetLayout(key="schedule", zh="对阵", en="Pairings", landscape=Tru
                        page_break_on=("group", "stage", "round"), columns=[
     *[c.model_copy() for c in KEY_COLUMNS],
     C("label", "场次", "Match", width=10),
-    C("side0", "主队号", "Home No", "int", width=6), C("side0_name", "主队", "Home", width=16),
-    C("side1", "客队号", "Away No", "int", width=6), C("side1_name", "客队", "Away", width=16),
+    C("side0", "主队号", "Home No", "int", width=6, header_required=True),
+    C("side0_name", "主队", "Home", width=16),
+    C("side1", "客队号", "Away No", "int", width=6, header_required=True),
+    C("side1_name", "客队", "Away", width=16),
     C("result", "结果", "Result", width=12),
     C("explanation", "说明", "Note", width=24)])
 

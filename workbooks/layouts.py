@@ -24,6 +24,9 @@ class Column(BaseModel):
     en: str
     kind: Kind = "text"
     required: bool = False
+    #: the header must be there though a cell may be empty (对阵's side numbers: a bye has no
+    #: second side); a missing one is named at the header row, not as every row's consequence
+    header_required: bool = False
     choices: list[str] | None = None
     width: float = 10
     number_format: str | None = None
@@ -169,8 +172,10 @@ DRAW = SheetLayout(key="draw", zh="抽签", en="Draw", columns=[
 SCHEDULE = SheetLayout(key="schedule", zh="对阵", en="Pairings", landscape=False,
                        page_break_on=("group", "round"), columns=[
     C("group", "组别", "Group", width=14), C("round", "轮次", "Round", "int", width=6),
-    C("table", "桌号", "Table", "int", width=6), C("ns", "南北序号", "NS No", "int", width=8),
-    C("ns_name", "南北选手", "NS pair", width=22), C("ew", "东西序号", "EW No", "int", width=8),
+    C("table", "桌号", "Table", "int", width=6),
+    C("ns", "南北序号", "NS No", "int", width=8, header_required=True),
+    C("ns_name", "南北选手", "NS pair", width=22),
+    C("ew", "东西序号", "EW No", "int", width=8, header_required=True),
     C("ew_name", "东西选手", "EW pair", width=22), C("boards", "牌号", "Boards", width=10)])
 
 BOARDS = SheetLayout(key="boards", zh="成绩", en="Boards", typed=True, columns=[

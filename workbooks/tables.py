@@ -149,7 +149,7 @@ def read_table(port: WorkbookPort, layout: SheetLayout, *, required: bool = True
                 pos[c.key] = header.index(title)
                 break
         else:
-            if c.required:
+            if c.required or c.header_required:
                 errs.append(InputError(
                     f"“{name}”表缺少“{c.zh}”列（第1行应为表头）",
                     f"sheet {name!r} has no column {c.en!r} (row 1 must be the header)",

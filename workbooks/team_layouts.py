@@ -43,8 +43,10 @@ TEAM_SCHEDULE = SheetLayout(key="team_schedule", zh="对阵", en="Pairings", lan
                             page_break_on=("stage", "round"), columns=[
     C("stage", "阶段", "Stage", width=14), C("round", "轮次", "Round", "int", width=6),
     C("match", "场次", "Match", width=6), C("table", "桌号", "Table", "int", width=6),
-    C("home", "主队号", "Home No", "int", width=7), C("home_name", "主队", "Home", width=16),
-    C("away", "客队号", "Away No", "int", width=7), C("away_name", "客队", "Away", width=16),
+    C("home", "主队号", "Home No", "int", width=7, header_required=True),
+    C("home_name", "主队", "Home", width=16),
+    C("away", "客队号", "Away No", "int", width=7, header_required=True),
+    C("away_name", "客队", "Away", width=16),
     C("open_ns", "开室南北", "Open NS", "int", width=8),
     C("open_ew", "开室东西", "Open EW", "int", width=8),
     C("closed_ns", "闭室南北", "Closed NS", "int", width=8),
