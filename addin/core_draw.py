@@ -287,10 +287,17 @@ def _nothing_to_draw(ev: CoreEvent) -> InputError:
 
 def log_corrections(ev: CoreEvent, result) -> None:
     """The 报名 names corrected after the draw (``ev.corrections``), added to the command's
-    日志 summary."""
-    if ev.corrections:
-        result.summary_zh += "；" + "；".join(zh for zh, _en in ev.corrections)
-        result.summary_en += "; " + "; ".join(en for _zh, en in ev.corrections)
+    日志 summary once: a correction 日志 already has (a rank before the next draw rewrites
+    抽签 with it) is not said again."""
+    from bianpai.workbooks import layouts as L  # noqa: PLC0415
+    from bianpai.workbooks.tables import find_sheet  # noqa: PLC0415
+    name = find_sheet(ev.port, L.LOG)
+    logged = "\n".join(str(v) for row in (ev.port.read_values(name) if name else [])
+                       for v in row if v is not None)
+    new = [(zh, en) for zh, en in ev.corrections if zh not in logged]
+    if new:
+        result.summary_zh += "；" + "；".join(zh for zh, _en in new)
+        result.summary_en += "; " + "; ".join(en for _zh, en in new)
 
 
 def _draw_facts(ev: CoreEvent, new, seed_of: dict[str, int], added: int, relisted,

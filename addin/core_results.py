@@ -250,6 +250,8 @@ def core_awards(port: WorkbookPort):
         raise InputErrors(ev.errors)
     if ev.reg.awards is None:
         raise RuleError("本规程没有奖励设置", "this regulation has no awards")
+    if any(ev.groups[g.id].drawn for g in ev.reg.groups):
+        _scored_or_refuse(ev)  # what rank would refuse, at its cells (not "rank first")
     stale = stale_ranking(port, ev)
     if stale is not None:
         raise InputErrors([stale])

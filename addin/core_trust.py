@@ -114,9 +114,10 @@ def check_roster_against_draw(ev: CoreEvent) -> None:
                 else col
             ev.errors.append(InputError(
                 f"{ev.gname(g)}抽签中的 {n} 号“{name}”在报名表中找不到（报名表在抽签后被改名、删除或合并）："
-                "抽签后请勿改动已抽签的报名行；如确需更换请撤销并重新抽签",
+                "改正笔误只改本行的一个字即可（记入日志）；换人请用退赛与递补，或撤销并重新抽签",
                 f"{g.name_en or g.id}: drawn entrant {n} {name!r} is no longer on the roster "
-                "(renamed, deleted or merged after the draw); undo and redraw to change it",
+                "(renamed, deleted or merged after the draw); a typo is fixed by one character "
+                "in its row; another person is a withdrawal and its replacement, or undo and redraw",
                 sheet=sheet, cell=f"{name_col}{row}" if row else None))
         # a format taking late entries (``admit_late``, addin.core_late) numbers a new 报名 row
         # at the next draw, while its first stage runs: not a contradiction of the draw
@@ -302,15 +303,17 @@ def bracket_conflicts(ev: CoreEvent, stages: list | None = None) -> list[InputEr
                     a, b = (f"{x}号" if x is not None else "轮空" for x in drawn.sides)
                     goes = "晋级" if v == won else "负者进入该场"
                     pool_zh = "" if pool is None else f"{pool}组"
+                    should = (f"按此成绩{v}号{ev.name_of(g, v)}已在第{m.round}轮出局，不应在该场"
+                              if v in drawn.sides else  # a redrawn round: drawn on though out
+                              f"按此成绩应由{v}号{ev.name_of(g, v)}{goes}")
                     errs.append(InputError(
                         f"{ev.sname(s)}{pool_zh}第{m.round}轮{m.label or m.table}的成绩（{won}号胜）"
-                        f"与已编排的第{nd.round}轮{nd.id}（{a} 对 {b}）不符：按此成绩应由"
-                        f"{v}号{ev.name_of(g, v)}{goes}。若是改正成绩，请先撤销第{nd.round}轮的编排"
-                        f"（撤销/undo）再改；否则请改回原成绩",
+                        f"与已编排的第{nd.round}轮{nd.id}（{a} 对 {b}）不符：{should}。若是改正成绩，"
+                        f"请先撤销第{nd.round}轮的编排（撤销/undo）再改；否则请改回原成绩",
                         f"the result of {m.label or m.table} (round {m.round}: {won} won) "
                         f"disagrees with {nd.id} drawn from it ({' v '.join(map(str, drawn.sides))}):"
-                        f" by this result {v} plays there. To correct the result, undo the later "
-                        f"draw first; else restore the result",
+                        f" by this result {v} {'is out' if v in drawn.sides else 'plays there'}. "
+                        f"To correct the result, undo the later draw first; else restore the result",
                         sheet=sheet or None, cell=cell or None))
     return errs
 

@@ -290,7 +290,8 @@ def check_roster(roster: pd.DataFrame, rules: EligibilityRules, *,
                       f"出生日期与身份证号（{_fmt(idb)}）不一致",
                       f"birth date differs from the ID number's ({idb})")
             g = genders.get(idx)
-            if g in ("M", "F") and g != idg:
+            lost = not ok and s.endswith("000")  # the 17th digit (gender) is lost with the rest
+            if g in ("M", "F") and g != idg and not lost:
                 f.add("warning", idx, "gender", "id_gender_mismatch", "性别与身份证号不一致",
                       "gender differs from the ID number's")
 

@@ -196,7 +196,7 @@ class SingleElimination(_Bracket):
                 for x in m.entrants:  # drawn on, though a result (changed since) put it out
                     lost = res.eliminated.get(x)
                     if lost is not None and lost.status == "done" and lost.winner is not None:
-                        res.conflicts.append((nd, lost, lost.winner))
+                        res.conflicts.append((nd, lost, x))  # x: in nd, though out
                 if m.is_bye:
                     w = m.entrants[0] if m.entrants else None
                     r = Resolved(nd, m.sides, "bye" if w is not None else "vanished", w, None, m)
@@ -245,9 +245,9 @@ class SingleElimination(_Bracket):
     def _redraw_next(self, state: StageState, pool, rng) -> tuple[list[Match], list[Reason]]:
         res, alive, last = self._redraw_resolution(state, pool)
         missing = [m for m in state.missing() if m.pool == pool]
-        changed = [Reason("result_changed", f"{src.node.id} 的成绩与已编排的 {nd.id} 不符（{v}号未列入）",
+        changed = [Reason("result_changed", f"{src.node.id} 的成绩与已编排的 {nd.id} 不符（{v}号已出局）",
                           f"the result of {src.node.id} disagrees with {nd.id} drawn after it "
-                          f"({v} is not in it)") for nd, src, v in res.conflicts]
+                          f"({v} is out)") for nd, src, v in res.conflicts]
         if missing or res.problems or changed:
             return [], res.problems + changed + [
                 Reason("missing_result", f"第{m.round}轮 {m.label} 尚无成绩",

@@ -659,7 +659,8 @@ def test_a_pool_result_changed_after_the_advance_is_refused_at_the_qualifiers_ro
         flat = "".join(res.output.split())
         assert res.exit_code == 2 and "分组赛的成绩在“进入下一阶段”之后改动过" in flat, (cmd, res.output)
         assert f"应为{team}号" in flat and "晋级!C" in flat
-    assert run("awards", path).exit_code == 2  # the ranking it would pay is not the results'
+    res = run("awards", path)  # the same refusal as rank's, not "rank first"
+    assert res.exit_code == 2 and "进入下一阶段”之后改动过" in "".join(res.output.split())
     assert digest(path) == before
 
 

@@ -324,6 +324,22 @@ def test_check_status_and_draw_name_the_same_roster_errors(tmp_path):
     assert digest(path) == before
 
 
+def test_an_id_number_excel_stored_as_a_number_is_said_so(tmp_path):
+    """A trial user: an 18-digit 证件号 typed into a General cell is the number
+    150624198503010000 (Excel keeps 15 digits); it read as …009984 and was said to have a bad
+    check digit and the wrong gender. It reads as Excel shows it, and is said to be a number."""
+    path = tmp_path / "i.xlsx"
+    commands.build_workbook(OpenpyxlPort(path, create=True, command="new"), load_preset(PRESET))
+    people = [_person("中国象棋成年组", f"棋手{i}") for i in range(4)]
+    people[0][6] = 150624198503010000  # 证件号, as a number
+    people[0][5] = dt.date(1985, 3, 1)
+    _fill(path, "报名", people)
+    res = run("check", path)
+    flat = "".join(res.output.split())
+    assert "Excel把它存成了数字" in flat and "性别与身份证号不一致" not in flat, res.output
+    assert "出生日期与身份证号" not in flat  # the birth digits are kept
+
+
 def test_a_name_typo_fixed_after_the_draw_is_a_correction(xiangqi):
     """A trial user could not correct 徐勇 → 徐永 in 报名 after the draw (refused, "撤销并重新抽签":
     the rounds played lost). One character changed in the entrant's own row is a correction:
@@ -338,6 +354,8 @@ def test_a_name_typo_fixed_after_the_draw_is_a_correction(xiangqi):
     assert any("棋手壹" in str(r) for r in rows(xiangqi, "对阵")[1:])
     assert not any("棋手1" in str(r) for r in rows(xiangqi, "对阵")[1:])
     assert any("报名更正" in str(r[4]) and "棋手壹" in str(r[4]) for r in rows(xiangqi, "日志")[1:])
+    assert run("rank", xiangqi).exit_code == 0  # said once, not at every rank
+    assert sum("报名更正" in str(r[4]) for r in rows(xiangqi, "日志")[1:]) == 1
     wb = load_workbook(xiangqi)
     wb["报名"]["D4"] = "另一位选手"
     wb.save(xiangqi)

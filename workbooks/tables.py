@@ -295,7 +295,9 @@ def _coerce(v: Any, kind: str, *, choices: list[str] | None = None):
         return None
     if kind == "text":
         if isinstance(v, float) and v.is_integer():
-            return str(int(v))
+            # as Excel shows a number: 15 significant digits (an 18-digit 证件号 typed into a
+            # General cell is stored as 150624198503010000, whose float is …009984)
+            return str(int(Decimal(format(v, ".15g")))) if abs(v) >= 1e15 else str(int(v))
         if isinstance(v, (dt.datetime, dt.date)):
             return v.strftime("%Y-%m-%d")
         return str(v).strip()
